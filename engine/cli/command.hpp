@@ -1,0 +1,28 @@
+// The pieces every `grundy` subcommand shares: how it registers with CLI11
+// and the exit codes the agreed surface promises.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace grundy::cli {
+
+enum ExitCode : int { kOk = 0, kBadInput = 1, kUsage = 2, kMismatch = 3 };
+
+/// A subcommand: its CLI11 node, and what to run when the user picked it.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_solve(CLI::App& root);
+Command add_gen(CLI::App& root);
+
+/// Adds `--threads N` (default: every core) to a subcommand.
+void add_threads_option(CLI::App& sub, unsigned& threads);
+
+/// The thread count to use: the option's value, or every core when 0.
+unsigned resolve_threads(unsigned requested);
+
+}  // namespace grundy::cli

@@ -1,0 +1,35 @@
+// The classic text format: "N M K", M edges "u v", K token ids, 1-based,
+// separated by any ASCII whitespace (space, tab, CR, LF, VT, FF).
+//
+// The parser is strict: every deviation is an InputError naming the line and
+// the offending value. It never allocates from the header's promise alone:
+// before any array is sized, the counts are checked against the bytes that
+// follow the header (each number needs at least one digit and a separator).
+#pragma once
+
+#include <string_view>
+
+#include "grundy/csr_graph.hpp"
+
+namespace grundy {
+
+struct ParseOptions {
+  std::string_view source = "<input>";  ///< name used in error messages
+  unsigned threads = 1;  ///< >1 lets large inputs be parsed in parallel chunks
+};
+
+/// Parses one classic instance that fills `text` (nothing may follow it).
+/// Throws InputError on any malformed input, including self-loops.
+OwnedGame parse_classic(std::string_view text, const ParseOptions& options = {});
+
+}  // namespace grundy
+
+namespace grundy {
+
+class OutputFile;
+
+/// Writes `game` in the classic format: "N M K", one edge per line, then the
+/// tokens on one line, ids 1-based.
+void write_classic(const GameView& game, OutputFile& out);
+
+}  // namespace grundy

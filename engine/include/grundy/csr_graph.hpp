@@ -1,0 +1,59 @@
+// The graph and game types every part of grundy shares.
+//
+// Node ids are 0-based inside the engine (the classic text format's 1-based
+// ids are shifted by the parser and shifted back on output). A graph is
+// compressed sparse rows: the successors of u are targets[offsets[u] ..
+// offsets[u+1]). Views are plain pointers so that the same code runs over
+// vectors the parser filled and over a memory-mapped binary file.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace grundy {
+
+using node_t = std::uint32_t;  ///< a node id, 0-based
+using edge_t = std::uint64_t;  ///< an edge index or count
+
+/// Largest node count: ids must fit node_t with one value left as a sentinel.
+inline constexpr std::uint64_t kMaxNodes = std::numeric_limits<node_t>::max() - 1;
+
+/// A read-only CSR graph. offsets has n+1 entries, offsets[n] == m.
+struct CsrView {
+  node_t n = 0;
+  edge_t m = 0;
+  const edge_t* offsets = nullptr;
+  const node_t* targets = nullptr;
+
+  edge_t degree(node_t u) const { return offsets[u + 1] - offsets[u]; }
+  std::span<const node_t> successors(node_t u) const {
+    return {targets + offsets[u], static_cast<std::size_t>(degree(u))};
+  }
+};
+
+/// One game: a DAG and the positions of the tokens on it (0-based ids).
+struct GameView {
+  CsrView graph;
+  std::span<const node_t> tokens;
+};
+
+/// A game whose arrays the process owns (parsed text, generated graphs).
+struct OwnedGame {
+  node_t n = 0;
+  std::vector<edge_t> offsets{0};  ///< n+1 entries
+  std::vector<node_t> targets;
+  std::vector<node_t> tokens;
+
+  CsrView graph() const {
+    return {n, static_cast<edge_t>(targets.size()), offsets.data(), targets.data()};
+  }
+  GameView view() const { return {graph(), tokens}; }
+};
+
+/// Builds CSR arrays from an edge list given as interleaved (source, target)
+/// pairs, keeping the input order of each node's successors. Ids must be < n.
+void build_csr(node_t n, std::span<const node_t> pairs, OwnedGame& out);
+
+}  // namespace grundy

@@ -1,0 +1,36 @@
+// Read-only input bytes: a memory mapping of a file, or stdin.
+//
+// Files are mapped, never read through iostreams: the parser and the binary
+// loader work straight on the page cache. Stdin is mapped too when it is a
+// regular file (a `<` redirect); a pipe is read into memory, since its size is
+// known only at its end.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grundy {
+
+class MappedFile {
+ public:
+  /// Opens `path` ("-" is stdin). Throws InputError naming the path on failure.
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::string_view bytes() const { return {data_, size_}; }
+  /// The name used in messages: the path, or "<stdin>".
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+  void* mapping_ = nullptr;     // non-null when data_ is an mmap
+  std::vector<char> buffer_;    // holds a piped stdin
+};
+
+}  // namespace grundy

@@ -1,0 +1,20 @@
+#include "grundy/csr_graph.hpp"
+
+namespace grundy {
+
+void build_csr(node_t n, std::span<const node_t> pairs, OwnedGame& out) {
+  const std::size_t m = pairs.size() / 2;
+  out.n = n;
+  out.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+  out.targets.resize(m);
+  edge_t* off = out.offsets.data();
+  // off[u] counts u's edges; an inclusive prefix sum turns it into the end of
+  // u's row. Filling rows back to front then leaves off[u] at the row's start
+  // and keeps each row in input order, with no second cursor array.
+  for (std::size_t e = 0; e < m; ++e) ++off[pairs[2 * e]];
+  for (std::size_t u = 1; u < n; ++u) off[u] += off[u - 1];
+  for (std::size_t e = m; e-- > 0;) out.targets[--off[pairs[2 * e]]] = pairs[2 * e + 1];
+  off[n] = m;
+}
+
+}  // namespace grundy

@@ -1,0 +1,92 @@
+#include "grundy/output_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+
+#include "grundy/input_error.hpp"
+
+namespace grundy {
+namespace {
+constexpr std::size_t kBufferBytes = 1 << 20;
+}
+
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  if (path_ == "-") {
+    fd_ = STDOUT_FILENO;
+  } else {
+    temp_ = path_ + ".tmp-" + std::to_string(::getpid());
+    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(path_ + ": cannot create: " + std::strerror(errno));
+  }
+  buffer_.reserve(kBufferBytes);
+}
+
+OutputFile::~OutputFile() {
+  if (temp_.empty() || committed_) return;
+  ::close(fd_);
+  ::unlink(temp_.c_str());
+}
+
+void OutputFile::write(std::string_view bytes) {
+  if (buffer_.size() + bytes.size() > kBufferBytes) flush();
+  if (bytes.size() >= kBufferBytes) {
+    buffer_.assign(bytes);
+    flush();
+  } else {
+    buffer_.append(bytes);
+  }
+}
+
+void OutputFile::flush() {
+  std::size_t done = 0;
+  while (done < buffer_.size()) {
+    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      throw InputError((temp_.empty() ? std::string("<stdout>") : path_) +
+                       ": write failed: " + std::strerror(n < 0 ? errno : ENOSPC));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  buffer_.clear();
+}
+
+void OutputFile::commit() {
+  flush();
+  if (temp_.empty()) return;
+  if (::close(fd_) != 0) throw InputError(path_ + ": write failed: " + std::strerror(errno));
+  if (::rename(temp_.c_str(), path_.c_str()) != 0)
+    throw InputError(path_ + ": cannot rename into place: " + std::strerror(errno));
+  committed_ = true;
+}
+
+void append_number(std::string& out, std::uint64_t v, char end) {
+  char digits[24];
+  char* p = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  *p++ = end;
+  out.append(digits, p);
+}
+
+}  // namespace grundy
+
+namespace grundy {
+
+void write_lines(OutputFile& out, std::span<const std::uint32_t> values) {
+  std::string chunk;
+  chunk.reserve(kBufferBytes + 32);
+  for (std::uint32_t v : values) {
+    append_number(chunk, v);
+    if (chunk.size() >= kBufferBytes) {
+      out.write(chunk);
+      chunk.clear();
+    }
+  }
+  out.write(chunk);
+}
+
+}  // namespace grundy

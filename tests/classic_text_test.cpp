@@ -1,0 +1,145 @@
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include "grundy/classic_text.hpp"
+#include "grundy/generator.hpp"
+#include "grundy/input_error.hpp"
+#include "grundy/output_file.hpp"
+#include "run_process.hpp"
+
+namespace grundy {
+namespace {
+
+bool same_game(const OwnedGame& a, const OwnedGame& b) {
+  return a.n == b.n && a.offsets == b.offsets && a.targets == b.targets && a.tokens == b.tokens;
+}
+
+// The message of the InputError that parsing `text` throws ("" if none).
+std::string error_of(const std::string& text, unsigned threads = 1) {
+  try {
+    parse_classic(text, {"in", threads});
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ClassicText, ParsesTheSample) {
+  const OwnedGame g = parse_classic("6 8 4\n2 1\n2 4\n1 4\n1 5\n1 3\n4 5\n3 5\n3 6\n1 2 4 6\n");
+  EXPECT_EQ(g.n, 6u);
+  EXPECT_EQ(g.targets.size(), 8u);
+  EXPECT_EQ(g.offsets, (std::vector<edge_t>{0, 3, 5, 7, 8, 8, 8}));
+  EXPECT_EQ(g.targets, (std::vector<node_t>{3, 4, 2, 0, 3, 4, 5, 4}));  // rows keep input order
+  EXPECT_EQ(g.tokens, (std::vector<node_t>{0, 1, 3, 5}));
+}
+
+TEST(ClassicText, AnyWhitespaceLayoutGivesTheSameGame) {
+  const OwnedGame want = parse_classic("3 2 2\n1 2\n2 3\n1 3\n");
+  for (const char* text : {"3 2 2 1 2 2 3 1 3", "3\t2\t2\r\n1\t2\r\n2 3\r\n1 3", "\n\n  3 2 2\n\n1\n2\n2\n3\n1\n3\n\n",
+                           "3 2 2\n1 2\n2 3\n1    3   ", "\v3\f2 2\n1 2\n2 3\n1 3\n"}) {
+    EXPECT_TRUE(same_game(parse_classic(text), want)) << text;
+  }
+}
+
+TEST(ClassicText, EmptyGamesAreValid) {
+  EXPECT_EQ(parse_classic("0 0 0").n, 0u);
+  EXPECT_EQ(parse_classic("5 0 0\n").tokens.size(), 0u);
+  EXPECT_EQ(parse_classic("2 0 3\n1 1 2").tokens, (std::vector<node_t>{0, 0, 1}));
+  EXPECT_EQ(parse_classic("007 0 1 007").n, 7u);  // leading zeros are decimal
+}
+
+TEST(ClassicText, NamesTheLineAndValueOfEveryError) {
+  struct Case {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {"", "in:1: empty input: expected the header \"N M K\""},
+      {" \n\t\n", "in:1: empty input: expected the header \"N M K\""},
+      {"3 2", "in:1: input ends before K (the token count)"},
+      {"3\nx 1", "in:2: expected a non-negative decimal integer for M (the edge count), found \"x\""},
+      {"-3 0 0", "in:1: negative number \"-3\" for N (the node count)"},
+      {"5000000000 0 0", "in:1: N = 5000000000 is too large (at most 4294967294 nodes)"},
+      {"3 99999999999999999999 0", "in:1: M (the edge count) \"99999999999999999999\" is too large"},
+      {"0 0 2\n", "in:1: K = 2 tokens, but the graph has no nodes (N = 0)"},
+      {"3 1 0\n0 1\n", "in:2: the source of edge 1: node id \"0\" is out of range 1..3"},
+      {"3 2 0\n1 2\n2 4\n", "in:3: the target of edge 2: node id \"4\" is out of range 1..3"},
+      {"3 1 1\n1 2\n9", "in:3: token 1: node id \"9\" is out of range 1..3"},
+      {"3 1 1\n1 2\n99999999999999999999999", "in:3: token 1: node id \"99999999999999999999999\" is out of range 1..3"},
+      {"3 1 1\n1 abc\n1", "in:2: expected a non-negative decimal integer for the target of edge 1, found \"abc\""},
+      {"3 1 1\n1 1.5\n1", "in:2: expected a non-negative decimal integer for the target of edge 1, found \"1.5\""},
+      {"3 1 1\n1 0x10\n1", "in:2: expected a non-negative decimal integer for the target of edge 1, found \"0x10\""},
+      {"3 1 1\n1 +2\n1", "in:2: expected a non-negative decimal integer for the target of edge 1, found \"+2\""},
+      {"3 1 1\n-1 2\n1", "in:2: negative number \"-1\" for the source of edge 1"},
+      {"3 1 1\n1 2\n2\x01", "in:3: expected a non-negative decimal integer for token 1, found \"2\\x01\""},
+      {"3 3 1\n1 2\n2 3\n", "in:3: input ends after 2 of 3 edges"},
+      {"3 2 2\n1 2\n2 3\n1\n\n", "in:4: input ends after 1 of 2 tokens"},
+      {"3 1000000000000 1\n1 2\n", "in:2: input ends after 1 of 1000000000000 edges"},
+      {"3 1 1\n1 2\n3\n3\n", "in:4: unexpected \"3\" after the last of 1 tokens"},
+      {"3 1 0\n1 2\n3\n", "in:3: unexpected \"3\" after the last of 1 edges (K = 0)"},
+      {"3 0 0 junk", "in:1: unexpected \"junk\" after the header (M = 0, K = 0)"},
+      {"3 2 0\n1 2\n2 2\n", "in:3: edge 2 is a self-loop: cycle: 2 -> 2"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(error_of(c.text), c.message) << c.text;
+}
+
+TEST(ClassicText, HugeHeaderCountsAllocateNothing) {
+  // A billion promised edges in a 20-byte file fail as a short input; the
+  // array is sized by the bytes present, so this cannot take gigabytes.
+  EXPECT_EQ(error_of("4 1000000000 1000000000 1 2"), "in:1: input ends after 1 of 1000000000 edges");
+  EXPECT_EQ(error_of("4 18446744073709551615 18446744073709551615 1 2"),
+            "in:1: input ends after 1 of 18446744073709551615 edges");
+}
+
+TEST(ClassicText, NodeCountBeyondMemoryIsRefused) {
+  const std::string e = error_of("4294967294 0 0");
+  EXPECT_NE(e.find("more than this machine's"), std::string::npos) << e;
+}
+
+// Inputs above the parallel threshold are cut into chunks: the result and the
+// first error must not depend on how many threads parse them.
+class ParallelParse : public ::testing::Test {
+ protected:
+  static std::string text() {
+    static const std::string t = [] {
+      const OwnedGame g = generate({Shape::uniform, 200000, 1500000, 1000, 5});
+      testing::TempDir dir;
+      OutputFile f(dir.file("g.txt"));
+      write_classic(g.view(), f);
+      f.commit();
+      return testing::read_file(dir.file("g.txt"));
+    }();
+    return t;
+  }
+};
+
+TEST_F(ParallelParse, SameGameForEveryThreadCount) {
+  const std::string t = text();
+  ASSERT_GT(t.size(), 8u << 20) << "must exceed the parallel threshold";
+  const OwnedGame serial = parse_classic(t, {"in", 1});
+  for (int threads : {2, 3, 4}) {
+    tbb::task_arena arena(threads);
+    arena.execute([&] { EXPECT_TRUE(same_game(parse_classic(t, {"in", 4}), serial)); });
+  }
+}
+
+TEST_F(ParallelParse, SameFirstErrorForEveryThreadCount) {
+  std::string t = text();
+  // Two errors far apart: the earlier one must win in every chunking.
+  t[t.size() / 3 + (t[t.size() / 3] == '\n')] = 'x';
+  t[t.size() * 2 / 3 + (t[t.size() * 2 / 3] == '\n')] = 'y';
+  const std::string want = error_of(t, 1);
+  ASSERT_NE(want.find("found \""), std::string::npos) << want;
+  for (int threads : {2, 4}) {
+    tbb::task_arena arena(threads);
+    arena.execute([&] { EXPECT_EQ(error_of(t, 4), want); });
+  }
+  std::string extra = text() + " 7";
+  tbb::task_arena arena(4);
+  arena.execute([&] { EXPECT_NE(error_of(extra, 4).find("unexpected \"7\""), std::string::npos); });
+  std::string shorter = text().substr(0, text().size() / 2);
+  shorter.resize(shorter.rfind('\n'));
+  arena.execute([&] { EXPECT_EQ(error_of(shorter, 4), error_of(shorter, 1)); });
+}
+
+}  // namespace
+}  // namespace grundy

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that grundy's build, tests and benchmarks need.
+# Idempotent: when every package is already present it prints nothing and
+# touches nothing, so it is cheap to run before every build.
+#
+#   tools/setup.sh            # build + test dependencies
+#   tools/setup.sh --extra    # also the tools for plots and process benchmarks
+set -euo pipefail
+
+packages=(cmake g++ ninja-build libtbb-dev libboost-graph-dev libcli11-dev
+          libbenchmark-dev libgtest-dev)
+if [[ "${1:-}" == "--extra" ]]; then
+  packages+=(hyperfine gnuplot-nox python3-matplotlib valgrind)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
