@@ -112,6 +112,30 @@ TEST(Cli, MillionNodeChainThroughTheBinary) {
   EXPECT_EQ(std::count(sg.begin(), sg.end(), '\n'), 1000000);
 }
 
+TEST(Cli, EveryAlgorithmAndThreadCountGivesTheSameValues) {
+  TempDir dir;
+  const std::string f = dir.file("g.txt");
+  ASSERT_EQ(run_grundy({"gen", "--nodes", "3000", "--edges", "20000", "--tokens", "7", f}).exit_code, 0);
+  const auto want = run_grundy({"solve", f, "--algo", "serial", "--sg-out", "-", "--move"});
+  ASSERT_EQ(want.exit_code, 0);
+  for (const char* algo : {"auto", "level", "bgl"})
+    for (const char* threads : {"1", "2", "3"}) {
+      const auto r = run_grundy({"solve", f, "--algo", algo, "--threads", threads, "--sg-out", "-",
+                                 "--move", "--verify"});
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out, want.out) << algo << " " << threads;
+    }
+}
+
+TEST(Cli, VerifyCatchesAPlantedWrongValue) {
+  const auto r = run_grundy({"solve", kSample, "--verify", "--plant-error", "2"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("verification failed (baseline): node 3 has SG 0, expected 1"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Cli, GenIsDeterministic) {
   TempDir dir;
   for (const char* name : {"a.txt", "b.txt"})

@@ -25,4 +25,9 @@ void add_threads_option(CLI::App& sub, unsigned& threads);
 /// The thread count to use: the option's value, or every core when 0.
 unsigned resolve_threads(unsigned requested);
 
+/// Runs body with `requested` threads: inside a task_arena of that size (so
+/// tests can run more threads than cores) and a global_control cap, or, for
+/// 0, as it is, every core allowed and no arena set up.
+int run_with_threads(unsigned requested, const std::function<int()>& body);
+
 }  // namespace grundy::cli

@@ -1,8 +1,6 @@
 // grundy solve [FILE|-]: one instance in, "win" or "lose" out.
-#include <tbb/global_control.h>
-
+#include <cstdio>
 #include <memory>
-#include <optional>
 
 #include "command.hpp"
 #include "grundy/classic_text.hpp"
@@ -11,7 +9,7 @@
 #include "grundy/input_error.hpp"
 #include "grundy/mapped_file.hpp"
 #include "grundy/output_file.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/solver.hpp"
 
 namespace grundy::cli {
 namespace {
@@ -22,29 +20,59 @@ struct SolveOptions {
   bool move = false;
   unsigned threads = 0;
   std::string algo = "auto";
+  bool verify = false;
+  bool stats = false;
+  std::int64_t plant_error = -1;  // hidden: corrupt one node's value (tests --verify)
 };
 
-int run_solve(const SolveOptions& o) {
-  // Only an explicit --threads caps oneTBB; creating the limit is cheap and
-  // starts no threads, so a small input still runs on the main thread alone.
-  std::optional<tbb::global_control> limit;
-  if (o.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, o.threads);
+// --stats: one line per phase on stderr, then the total.
+void print_stats(const PhaseTimer& timer) {
+  double total = 0;
+  for (const auto& [name, seconds] : timer.phases()) {
+    std::fprintf(stderr, "grundy: %-22s %9.3f ms\n", name.c_str(), seconds * 1e3);
+    total += seconds;
+  }
+  std::fprintf(stderr, "grundy: %-22s %9.3f ms\n", "total", total * 1e3);
+}
 
+SgValues planted(SgValues sg, std::int64_t node) {
+  if (node < 0 || static_cast<std::uint64_t>(node) >= sg.size()) return sg;
+  sg.visit([&](auto values) { values[static_cast<std::size_t>(node)] ^= 1; });
+  return sg;
+}
+
+int solve(const SolveOptions& o) {
+  const ParallelConfig pc{resolve_threads(o.threads)};
+  PhaseTimer timer;
+  timer.start("map input");
   const MappedFile in(o.input);
-  const OwnedGame game = parse_classic(in.bytes(), {in.name(), resolve_threads(o.threads)});
-  std::vector<sg_t> sg;
+  const OwnedGame game = parse_classic(in.bytes(), {in.name(), pc.threads, &timer});
+  const CsrView graph = game.graph();
+  SgValues sg;
   try {
-    sg = serial_sg(game.graph());
+    sg = planted(solve_sg(graph, parse_algo(o.algo), pc, &timer), o.plant_error);
+    if (o.verify) {
+      if (const auto bad = verify_sg(graph, sg, pc, &timer)) {
+        std::fprintf(stderr,
+                     "grundy: %s: verification failed (%s): node %llu has SG %u, expected %u\n",
+                     in.name().c_str(), bad->check.c_str(),
+                     static_cast<unsigned long long>(bad->node) + 1, bad->got, bad->want);
+        return kMismatch;
+      }
+    }
   } catch (const CycleError& e) {
     throw InputError(in.name() + ": " + e.what());
   }
+  timer.start("xor");
   const sg_t total = nim_sum(sg, game.tokens);
+  timer.stop();
 
   // The SG file is published before anything reaches stdout, so a failure
   // there leaves stdout empty, as every error must.
+  const auto write_sg = [&](OutputFile& f) { sg.visit([&](auto v) { write_lines(f, v); }); };
   if (!o.sg_out.empty() && o.sg_out != "-") {
     OutputFile file(o.sg_out);
-    write_lines(file, sg);
+    write_sg(file);
     file.commit();
   }
   OutputFile out("-");
@@ -60,8 +88,9 @@ int run_solve(const SolveOptions& o) {
     }
     out.write(line);
   }
-  if (o.sg_out == "-") write_lines(out, sg);
+  if (o.sg_out == "-") write_sg(out);
   out.commit();
+  if (o.stats) print_stats(timer);
   return kOk;
 }
 
@@ -78,11 +107,20 @@ Command add_solve(CLI::App& root) {
   sub->add_flag("--move", opts->move,
                 "second line: one winning move \"move <token> <from> <to>\" (1-based), or "
                 "\"move none\"");
-  sub->add_option("--algo", opts->algo, "solver: auto, serial")
-      ->check(CLI::IsMember({"auto", "serial"}))
+  sub->add_option("--algo", opts->algo,
+                  "auto (= level), level (parallel layers), serial (reference DFS), bgl "
+                  "(Boost.Graph baseline)")
+      ->check(CLI::IsMember({"auto", "level", "serial", "bgl"}))
       ->default_str("auto");
+  sub->add_flag("--verify", opts->verify,
+                "recompute every SG value with the Boost.Graph baseline and check the mex rule "
+                "at every node; exit 3 on a mismatch");
+  sub->add_flag("--stats", opts->stats, "print the time of each phase on stderr");
+  sub->add_option("--plant-error", opts->plant_error,
+                  "testing only: corrupt this 0-based node's SG value after solving")
+      ->group("");
   add_threads_option(*sub, opts->threads);
-  return {sub, [opts] { return run_solve(*opts); }};
+  return {sub, [opts] { return run_with_threads(opts->threads, [&] { return solve(*opts); }); }};
 }
 
 }  // namespace grundy::cli

@@ -1,3 +1,6 @@
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
 #include <thread>
 
 #include "command.hpp"
@@ -13,6 +16,13 @@ unsigned resolve_threads(unsigned requested) {
   if (requested > 0) return requested;
   const unsigned cores = std::thread::hardware_concurrency();
   return cores > 0 ? cores : 1;
+}
+
+int run_with_threads(unsigned requested, const std::function<int()>& body) {
+  if (requested == 0) return body();
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, requested);
+  tbb::task_arena arena(static_cast<int>(requested));
+  return arena.execute(body);
 }
 
 }  // namespace grundy::cli

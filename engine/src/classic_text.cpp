@@ -205,6 +205,7 @@ std::vector<std::size_t> split_at_spaces(std::string_view text, std::size_t begi
 
 OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
   const std::string_view source = options.source;
+  if (options.timer) options.timer->start("parse");
   const Header h = parse_header(text, source);
   const std::size_t body_bytes = text.size() - h.body;
   // 2M + K numbers follow, saturating: a header that overflows this is short.
@@ -263,9 +264,11 @@ OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
                "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id);
     }
   }
+  if (options.timer) options.timer->start("build CSR");
   OwnedGame game;
   build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game);
   game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m), ids.end());
+  if (options.timer) options.timer->stop();
   return game;
 }
 

@@ -2,13 +2,13 @@
 
 namespace grundy {
 
-sg_t nim_sum(std::span<const sg_t> sg, std::span<const node_t> tokens) {
+sg_t nim_sum(const SgValues& sg, std::span<const node_t> tokens) {
   sg_t x = 0;
   for (node_t t : tokens) x ^= sg[t];
   return x;
 }
 
-std::optional<Move> winning_move(const GameView& game, std::span<const sg_t> sg) {
+std::optional<Move> winning_move(const GameView& game, const SgValues& sg) {
   const sg_t total = nim_sum(sg, game.tokens);
   if (total == 0) return std::nullopt;
   for (std::size_t i = 0; i < game.tokens.size(); ++i) {

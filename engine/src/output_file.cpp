@@ -74,19 +74,3 @@ void append_number(std::string& out, std::uint64_t v, char end) {
 
 }  // namespace grundy
 
-namespace grundy {
-
-void write_lines(OutputFile& out, std::span<const std::uint32_t> values) {
-  std::string chunk;
-  chunk.reserve(kBufferBytes + 32);
-  for (std::uint32_t v : values) {
-    append_number(chunk, v);
-    if (chunk.size() >= kBufferBytes) {
-      out.write(chunk);
-      chunk.clear();
-    }
-  }
-  out.write(chunk);
-}
-
-}  // namespace grundy

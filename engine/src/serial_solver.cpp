@@ -3,42 +3,56 @@
 #include <algorithm>
 
 #include "grundy/cycle.hpp"
+#include "grundy/mex.hpp"
 
 namespace grundy {
+namespace {
 
-std::vector<sg_t> serial_sg(const CsrView& g) {
-  // Kahn's algorithm: order[] ends up topological (every edge points forward).
-  std::vector<node_t> indegree(g.n, 0);
-  for (edge_t e = 0; e < g.m; ++e) ++indegree[g.targets[e]];
-  std::vector<node_t> order;
-  order.reserve(g.n);
-  for (node_t u = 0; u < g.n; ++u)
-    if (indegree[u] == 0) order.push_back(u);
-  for (std::size_t head = 0; head < order.size(); ++head)
-    for (node_t v : g.successors(order[head]))
-      if (--indegree[v] == 0) order.push_back(v);
-  if (order.size() < g.n)
-    throw CycleError(find_cycle(g, [&](node_t u) { return indegree[u] > 0; }));
+// sg[] doubles as the search state until a node's value is final.
+constexpr sg_t kUnvisited = ~sg_t{0};
+constexpr sg_t kOnPath = kUnvisited - 1;
 
-  // Reverse topological order: every successor's value is final before its
-  // predecessors need it. The mex of d values is at most d, so larger values
-  // are skipped; mark[x] == stamp means "x seen at the current node", with a
-  // fresh stamp per node instead of clearing.
-  std::vector<sg_t> sg(g.n, 0);
-  edge_t max_degree = 0;
-  for (node_t u = 0; u < g.n; ++u) max_degree = std::max(max_degree, g.degree(u));
-  std::vector<node_t> mark(max_degree + 1, 0);
-  node_t stamp = 0;
-  for (std::size_t i = g.n; i-- > 0;) {
-    const node_t u = order[i];
-    const edge_t d = g.degree(u);
-    ++stamp;
-    for (node_t v : g.successors(u))
-      if (sg[v] <= d) mark[sg[v]] = stamp;
-    sg_t x = 0;
-    while (mark[x] == stamp) ++x;
-    sg[u] = x;
+}  // namespace
+
+// A depth-first search with an explicit stack: a node's value is computed when
+// it leaves the stack, after all its successors left it (post-order is a
+// reverse topological order). One pass, no in-degree array and no queue, and
+// a successor met on the current path is a cycle, found on the spot.
+std::vector<sg_t> serial_sg(const CsrView& g, PhaseTimer* timer) {
+  if (timer) timer->start("dfs + mex");
+  std::vector<sg_t> sg(g.n, kUnvisited);
+  StampMex mex(max_degree(g));
+  struct Frame {
+    node_t node;
+    edge_t next;  // the next edge of `node` to follow
+  };
+  std::vector<Frame> path;
+  for (node_t root = 0; root < g.n; ++root) {
+    if (sg[root] != kUnvisited) continue;
+    sg[root] = kOnPath;
+    path.push_back({root, g.offsets[root]});
+    while (!path.empty()) {
+      Frame& f = path.back();
+      const edge_t end = g.offsets[f.node + 1];
+      while (f.next < end && sg[g.targets[f.next]] < kOnPath) ++f.next;
+      if (f.next < end) {
+        const node_t v = g.targets[f.next++];
+        if (sg[v] == kOnPath) {
+          auto it = std::find_if(path.begin(), path.end(), [v](const Frame& p) { return p.node == v; });
+          std::vector<node_t> cycle;
+          for (; it != path.end(); ++it) cycle.push_back(it->node);
+          cycle.push_back(v);
+          throw CycleError(std::move(cycle));
+        }
+        sg[v] = kOnPath;
+        path.push_back({v, g.offsets[v]});
+        continue;
+      }
+      sg[f.node] = mex(g.successors(f.node), sg.data());
+      path.pop_back();
+    }
   }
+  if (timer) timer->stop();
   return sg;
 }
 

@@ -10,12 +10,14 @@
 #include <string_view>
 
 #include "grundy/csr_graph.hpp"
+#include "grundy/phase_timer.hpp"
 
 namespace grundy {
 
 struct ParseOptions {
   std::string_view source = "<input>";  ///< name used in error messages
   unsigned threads = 1;  ///< >1 lets large inputs be parsed in parallel chunks
+  PhaseTimer* timer = nullptr;  ///< if set, records "parse" and "build CSR"
 };
 
 /// Parses one classic instance that fills `text` (nothing may follow it).

@@ -52,6 +52,9 @@ struct OwnedGame {
   GameView view() const { return {graph(), tokens}; }
 };
 
+/// The largest out-degree.
+edge_t max_degree(const CsrView& graph);
+
 /// Builds CSR arrays from an edge list given as interleaved (source, target)
 /// pairs, keeping the input order of each node's successors. Ids must be < n.
 void build_csr(node_t n, std::span<const node_t> pairs, OwnedGame& out);

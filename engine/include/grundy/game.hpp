@@ -7,12 +7,12 @@
 #include <span>
 
 #include "grundy/csr_graph.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/sg_values.hpp"
 
 namespace grundy {
 
 /// XOR of the SG values under every token.
-sg_t nim_sum(std::span<const sg_t> sg, std::span<const node_t> tokens);
+sg_t nim_sum(const SgValues& sg, std::span<const node_t> tokens);
 
 /// A move that leaves the opponent a zero nim-sum.
 struct Move {
@@ -24,6 +24,6 @@ struct Move {
 /// The first token (in input order) whose SG value x has x ^ X < x, moved
 /// along its first edge (in input order) to a node of SG value x ^ X.
 /// Empty when X == 0: every move loses.
-std::optional<Move> winning_move(const GameView& game, std::span<const sg_t> sg);
+std::optional<Move> winning_move(const GameView& game, const SgValues& sg);
 
 }  // namespace grundy

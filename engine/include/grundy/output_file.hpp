@@ -35,11 +35,23 @@ class OutputFile {
   bool committed_ = false;
 };
 
-/// Writes each value on its own line (SG value listings).
-void write_lines(OutputFile& out, std::span<const std::uint32_t> values);
-
 /// Appends the decimal form of v and then `end`: the hot loop of every text
 /// writer, kept free of locale and stream state.
 void append_number(std::string& out, std::uint64_t v, char end = '\n');
+
+/// Writes each value on its own line (SG value listings).
+template <class T>
+void write_lines(OutputFile& out, std::span<T> values) {
+  std::string chunk;
+  chunk.reserve((1 << 20) + 32);
+  for (const T v : values) {
+    append_number(chunk, v);
+    if (chunk.size() >= (1 << 20)) {
+      out.write(chunk);
+      chunk.clear();
+    }
+  }
+  out.write(chunk);
+}
 
 }  // namespace grundy

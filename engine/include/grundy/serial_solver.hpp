@@ -1,19 +1,21 @@
-// The reference solver: Kahn's topological order, then mex in reverse order.
+// The reference solver: a depth-first search that takes each node's mex when
+// it leaves the stack (post-order, a reverse topological order).
 //
-// Deliberately plain (one queue, one mark array with generation stamps, no
-// fast paths), because every faster engine is checked against it.
+// Deliberately plain (one stack, StampMex, no fast paths, no threads) and
+// built on a different traversal than the parallel engine's Kahn rounds,
+// because every faster engine is checked against it.
 #pragma once
 
-#include <cstdint>
 #include <vector>
 
 #include "grundy/csr_graph.hpp"
+#include "grundy/phase_timer.hpp"
+#include "grundy/sg_values.hpp"
 
 namespace grundy {
 
-using sg_t = std::uint32_t;  ///< a Sprague-Grundy value
-
 /// SG value of every node. Throws CycleError if the graph is not a DAG.
-std::vector<sg_t> serial_sg(const CsrView& graph);
+/// With a timer, records the phases "topological order" and "mex".
+std::vector<sg_t> serial_sg(const CsrView& graph, PhaseTimer* timer = nullptr);
 
 }  // namespace grundy

@@ -1,0 +1,30 @@
+// Topological layers: Kahn's algorithm by rounds.
+//
+// Round 0 holds the sources; round r+1 the nodes whose last predecessor was
+// in round r. No edge joins two nodes of one round, and every edge points to
+// a later round, so taking the rounds from the deepest back to the first
+// gives every node its successors' values first, without a transposed graph.
+#pragma once
+
+#include <vector>
+
+#include "grundy/csr_graph.hpp"
+#include "grundy/parallel.hpp"
+
+namespace grundy {
+
+/// Layer l is order[begin[l] .. begin[l+1]). Both arrays are 4 bytes a node
+/// at most (a chain has one layer per node).
+struct Layers {
+  std::vector<node_t> order;
+  std::vector<node_t> begin{0};
+
+  std::size_t count() const { return begin.size() - 1; }
+  std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }
+};
+
+/// Computes the layers; wide rounds run in parallel with per-thread frontier
+/// buffers. Throws CycleError (with one cycle) if the graph is not a DAG.
+Layers compute_layers(const CsrView& graph, const ParallelConfig& pc);
+
+}  // namespace grundy

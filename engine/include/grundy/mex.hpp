@@ -1,0 +1,83 @@
+// The minimum excludant (mex) of a node's successors' SG values.
+//
+// Two implementations with one contract: StampMex, plain and obviously
+// right, for the reference solvers; BitsetMex, the fast path of the parallel
+// engine. Both use that the mex of d values is at most d, so values above
+// the out-degree never need to be recorded.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "grundy/csr_graph.hpp"
+
+namespace grundy {
+
+/// mark[x] == stamp means "x seen at the current node"; each call takes a
+/// fresh stamp instead of clearing, so a call costs O(degree).
+class StampMex {
+ public:
+  explicit StampMex(edge_t max_degree) : mark_(max_degree + 1, 0) {}
+
+  template <class Sg>
+  Sg operator()(std::span<const node_t> successors, const Sg* sg) {
+    ++stamp_;  // at most one call per node: node_t never wraps
+    const std::size_t d = successors.size();
+    for (node_t v : successors)
+      if (sg[v] <= d) mark_[sg[v]] = stamp_;
+    Sg x = 0;
+    while (mark_[x] == stamp_) ++x;
+    return x;
+  }
+
+ private:
+  std::vector<node_t> mark_;
+  node_t stamp_ = 0;
+};
+
+/// The fast path, for fewer than 64 successors: every value that matters
+/// fits one machine word, so set a bit per value (branch-free) and count the
+/// trailing ones.
+template <class Sg>
+inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < d; ++i) {
+    const unsigned s = sg[succ[i]];
+    seen |= static_cast<std::uint64_t>(s < 64) << (s & 63);
+  }
+  return static_cast<Sg>(std::countr_one(seen));
+}
+
+/// mex_word below 64 successors; above, a bitset of degree+1 bits from a
+/// reusable buffer, cleared word by word afterwards. The wide path stays out
+/// of line so that the loop around the fast path stays small.
+class BitsetMex {
+ public:
+  template <class Sg>
+  Sg operator()(const node_t* succ, std::size_t d, const Sg* sg) {
+    return d < 64 ? mex_word(succ, d, sg) : wide(succ, d, sg);
+  }
+
+  template <class Sg>
+  [[gnu::noinline]] Sg wide(const node_t* succ, std::size_t d, const Sg* sg) {
+    const std::size_t words = d / 64 + 1;  // bits 0..d
+    if (bits_.size() < words) bits_.resize(words, 0);
+    for (std::size_t i = 0; i < d; ++i) {
+      const std::size_t s = sg[succ[i]];
+      if (s <= d) bits_[s / 64] |= std::uint64_t{1} << (s % 64);
+    }
+    std::size_t w = 0;
+    while (bits_[w] == ~std::uint64_t{0}) ++w;  // word d/64 always has a zero
+    const auto x = static_cast<Sg>(w * 64 + static_cast<std::size_t>(std::countr_one(bits_[w])));
+    std::fill_n(bits_.begin(), words, 0);
+    return x;
+  }
+
+ private:
+  std::vector<std::uint64_t> bits_;
+};
+
+}  // namespace grundy

@@ -1,0 +1,44 @@
+// One entry point to every SG engine, and the verifier that checks them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "grundy/csr_graph.hpp"
+#include "grundy/parallel.hpp"
+#include "grundy/phase_timer.hpp"
+#include "grundy/sg_values.hpp"
+
+namespace grundy {
+
+enum class Algo {
+  automatic,  ///< the level engine: fastest at every thread count measured
+  level,      ///< parallel Kahn rounds + BitsetMex per layer
+  serial,     ///< the reference depth-first solver
+  bgl,        ///< the Boost.Graph baseline
+};
+
+/// "auto", "level", "serial", "bgl". Throws std::invalid_argument.
+Algo parse_algo(std::string_view name);
+std::string_view algo_name(Algo algo);
+
+/// SG value of every node. Throws CycleError if the graph is not a DAG.
+SgValues solve_sg(const CsrView& graph, Algo algo, const ParallelConfig& pc,
+                  PhaseTimer* timer = nullptr);
+
+/// The first node whose value disagrees, and both values.
+struct Mismatch {
+  node_t node = 0;
+  sg_t got = 0;
+  sg_t want = 0;
+  std::string check;  ///< "baseline" or "mex rule"
+};
+
+/// Checks `sg` twice: node by node against the Boost.Graph baseline, and
+/// locally, that each value is the mex of its successors' values (in
+/// parallel). Returns the first disagreement (lowest node id), if any.
+std::optional<Mismatch> verify_sg(const CsrView& graph, const SgValues& sg,
+                                  const ParallelConfig& pc, PhaseTimer* timer = nullptr);
+
+}  // namespace grundy

@@ -1,0 +1,62 @@
+#include "grundy/level_solver.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include "grundy/mex.hpp"
+
+namespace grundy {
+namespace {
+
+// Back to front: within a run of narrow layers the deeper ones come last in
+// order[], and must be done first.
+template <class Sg>
+void mex_range(const node_t* __restrict order, const edge_t* __restrict off,
+               const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
+               std::size_t b, std::size_t e) {
+  for (std::size_t i = e; i-- > b;) {
+    const node_t u = order[i];
+    const edge_t first = off[u];
+    const auto d = static_cast<std::size_t>(off[u + 1] - first);
+    sg[u] = d < 64 ? mex_word(targets + first, d, sg) : mex.wide(targets + first, d, sg);
+  }
+}
+
+template <class Sg>
+void mex_pass(const CsrView& g, const Layers& layers, const ParallelConfig& pc, Sg* sg) {
+  const node_t* const order = layers.order.data();
+  const auto run = [&](BitsetMex& mex, std::size_t b, std::size_t e) {
+    mex_range(order, g.offsets, g.targets, sg, mex, b, e);
+  };
+  BitsetMex inline_mex;
+  tbb::enumerable_thread_specific<BitsetMex> thread_mex;
+  for (std::size_t l = layers.count(); l-- > 0;) {
+    if (pc.worth_it(layers.width(l))) {
+      for_range(pc, layers.begin[l], layers.begin[l + 1],
+                [&](std::size_t b, std::size_t e) { run(thread_mex.local(), b, e); });
+      continue;
+    }
+    // Gather the run of narrow layers l, l-1, ... into one inline loop.
+    std::size_t first = l;
+    while (first > 0 && !pc.worth_it(layers.width(first - 1))) --first;
+    run(inline_mex, layers.begin[first], layers.begin[l + 1]);
+    l = first;
+  }
+}
+
+}  // namespace
+
+void level_mex(const CsrView& g, const Layers& layers, const ParallelConfig& pc, SgValues& sg) {
+  sg.visit([&](auto values) { mex_pass(g, layers, pc, values.data()); });
+}
+
+SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer) {
+  if (timer) timer->start("layering");
+  const Layers layers = compute_layers(g, pc);
+  if (timer) timer->start("mex");
+  SgValues sg(g.n, g.m);
+  level_mex(g, layers, pc, sg);
+  if (timer) timer->stop();
+  return sg;
+}
+
+}  // namespace grundy

@@ -1,0 +1,74 @@
+#include "grundy/solver.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#include "grundy/bgl_baseline.hpp"
+#include "grundy/level_solver.hpp"
+#include "grundy/mex.hpp"
+#include "grundy/serial_solver.hpp"
+
+namespace grundy {
+
+Algo parse_algo(std::string_view name) {
+  for (Algo a : {Algo::automatic, Algo::level, Algo::serial, Algo::bgl})
+    if (algo_name(a) == name) return a;
+  throw std::invalid_argument("unknown algorithm \"" + std::string(name) + "\"");
+}
+
+std::string_view algo_name(Algo algo) {
+  switch (algo) {
+    case Algo::automatic: return "auto";
+    case Algo::level: return "level";
+    case Algo::serial: return "serial";
+    case Algo::bgl: return "bgl";
+  }
+  return "?";
+}
+
+SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTimer* timer) {
+  switch (algo) {
+    case Algo::serial: return SgValues(serial_sg(g, timer));
+    case Algo::bgl: return bgl_sg(g, timer);
+    case Algo::automatic:
+    case Algo::level: break;
+  }
+  return level_sg(g, pc, timer);
+}
+
+std::optional<Mismatch> verify_sg(const CsrView& g, const SgValues& sg, const ParallelConfig& pc,
+                                  PhaseTimer* timer) {
+  const SgValues want = bgl_sg(g, timer);
+  if (timer) timer->start("verify");
+  for (node_t u = 0; u < g.n; ++u)
+    if (sg[u] != want[u]) return Mismatch{u, sg[u], want[u], "baseline"};
+  // The local rule, independent of any traversal: the lowest violating node
+  // wins, whatever the thread count.
+  std::atomic<node_t> first_bad{g.n};
+  tbb::enumerable_thread_specific<StampMex> mexes([&] { return StampMex(max_degree(g)); });
+  sg.visit([&](auto values) {
+    for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
+      auto& mex = mexes.local();
+      for (std::size_t u = b; u < e; ++u) {
+        if (values[u] != mex(g.successors(static_cast<node_t>(u)), values.data())) {
+          node_t seen = first_bad.load();
+          while (u < seen && !first_bad.compare_exchange_weak(seen, static_cast<node_t>(u))) {
+          }
+          return;
+        }
+      }
+    });
+  });
+  if (timer) timer->stop();
+  const node_t bad = first_bad.load();
+  if (bad == g.n) return std::nullopt;
+  sg_t mex_value = 0;
+  StampMex mex(max_degree(g));
+  sg.visit([&](auto values) { mex_value = mex(g.successors(bad), values.data()); });
+  return Mismatch{bad, sg[bad], mex_value, "mex rule"};
+}
+
+}  // namespace grundy

@@ -1,0 +1,136 @@
+// The parallel engine and the Boost.Graph baseline against the reference
+// solver, for every shape and thread count.
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+
+#include "grundy/bgl_baseline.hpp"
+#include "grundy/cycle.hpp"
+#include "grundy/generator.hpp"
+#include "grundy/layering.hpp"
+#include "grundy/level_solver.hpp"
+#include "grundy/serial_solver.hpp"
+#include "grundy/solver.hpp"
+#include "test_graphs.hpp"
+
+namespace grundy {
+namespace {
+
+using testing::make_game;
+
+// Tiny thresholds, so that small test graphs take the parallel paths too.
+ParallelConfig eager(unsigned threads) { return {threads, 8, 4}; }
+
+// Runs f inside an arena of `threads` threads (more than cores is fine).
+template <class F>
+auto in_arena(unsigned threads, F&& f) {
+  tbb::task_arena arena(static_cast<int>(threads));
+  return arena.execute(std::forward<F>(f));
+}
+
+std::vector<GenSpec> corpus() {
+  std::vector<GenSpec> specs;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    specs.push_back({Shape::uniform, 50 + seed * 37, 200 + seed * 400, 5, seed});
+    specs.push_back({Shape::chain, 20 + seed * 50, 100 + seed * 60, 3, seed});
+  }
+  specs.push_back({Shape::uniform, 3000, 400000, 9, 77});  // degrees past 64
+  specs.push_back({Shape::tournament, 300, 0, 4, 5});      // values 0..299
+  specs.push_back({Shape::chain, 100000, 0, 1, 6});        // 100000 layers
+  return specs;
+}
+
+TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
+  for (const GenSpec& spec : corpus()) {
+    const OwnedGame g = generate(spec);
+    const std::vector<sg_t> want = serial_sg(g.graph());
+    SCOPED_TRACE(std::string(shape_name(spec.shape)) + " seed " + std::to_string(spec.seed));
+    EXPECT_EQ(bgl_sg(g.graph()).to_vector(), want);
+    for (unsigned threads : {1u, 2u, 3u, 4u}) {
+      const auto got = in_arena(threads, [&] { return level_sg(g.graph(), eager(threads)); });
+      ASSERT_EQ(got.to_vector(), want) << threads << " threads";
+    }
+  }
+}
+
+TEST(Engine, LayersPointForwardAndCoverEveryNode) {
+  for (const GenSpec& spec : corpus()) {
+    const OwnedGame g = generate(spec);
+    const Layers layers = in_arena(3, [&] { return compute_layers(g.graph(), eager(3)); });
+    std::vector<std::size_t> layer_of(g.n, SIZE_MAX);
+    for (std::size_t l = 0; l < layers.count(); ++l)
+      for (std::size_t i = layers.begin[l]; i < layers.begin[l + 1]; ++i) {
+        ASSERT_EQ(layer_of[layers.order[i]], SIZE_MAX) << "node in two layers";
+        layer_of[layers.order[i]] = l;
+      }
+    for (node_t u = 0; u < g.n; ++u) {
+      ASSERT_NE(layer_of[u], SIZE_MAX);
+      for (node_t v : g.graph().successors(u)) ASSERT_LT(layer_of[u], layer_of[v]);
+    }
+    if (spec.shape == Shape::chain) {
+      EXPECT_EQ(layers.count(), spec.nodes);
+    }
+  }
+}
+
+TEST(Engine, WideMexAndNarrowValues) {
+  // A tournament of 70: values up to 69, the wide bitset path for most nodes.
+  const OwnedGame t = generate({Shape::tournament, 70, 0, 0, 1});
+  const SgValues sg = level_sg(t.graph(), {1});
+  EXPECT_EQ(sg.to_vector(), serial_sg(t.graph()));
+  EXPECT_TRUE(SgValues::fits_narrow(t.graph().m));
+  EXPECT_TRUE(SgValues::fits_narrow(edge_t{65536} * 65537 / 2 - 1));
+  EXPECT_FALSE(SgValues::fits_narrow(edge_t{65536} * 65537 / 2));
+}
+
+void expect_valid_cycle(const OwnedGame& g, const std::vector<node_t>& cycle) {
+  ASSERT_GE(cycle.size(), 2u);
+  EXPECT_EQ(cycle.front(), cycle.back());
+  for (std::size_t i = 0; i + 1 < cycle.size(); ++i) {
+    const auto succ = g.graph().successors(cycle[i]);
+    EXPECT_NE(std::find(succ.begin(), succ.end(), cycle[i + 1]), succ.end());
+  }
+}
+
+TEST(Engine, EveryAlgorithmReportsAValidCycle) {
+  // A DAG with one back edge planted deep inside it.
+  OwnedGame dag = generate({Shape::chain, 500, 2000, 0, 3});
+  std::vector<node_t> pairs;
+  for (node_t u = 0; u < dag.n; ++u)
+    for (node_t v : dag.graph().successors(u)) pairs.insert(pairs.end(), {u, v});
+  const node_t a = pairs[2 * 100], b = pairs[2 * 300 + 1];  // chain edges 100 and 300
+  pairs.insert(pairs.end(), {b, a});
+  OwnedGame g;
+  build_csr(dag.n, pairs, g);
+  for (Algo algo : {Algo::level, Algo::serial, Algo::bgl}) {
+    for (unsigned threads : {1u, 3u}) {
+      try {
+        in_arena(threads, [&] { return solve_sg(g.graph(), algo, eager(threads)); });
+        ADD_FAILURE() << algo_name(algo) << ": no cycle reported";
+      } catch (const CycleError& e) {
+        expect_valid_cycle(g, e.nodes());
+      }
+    }
+  }
+}
+
+TEST(Verify, AcceptsCorrectValuesAndCatchesAPlantedError) {
+  const OwnedGame g = generate({Shape::uniform, 5000, 30000, 3, 11});
+  SgValues sg = level_sg(g.graph(), {1});
+  EXPECT_FALSE(verify_sg(g.graph(), sg, eager(2)).has_value());
+  sg.visit([](auto v) { v[1234] ^= 1; });
+  const auto bad = in_arena(2, [&] { return verify_sg(g.graph(), sg, eager(2)); });
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->node, 1234u);
+  EXPECT_EQ(bad->got ^ 1, bad->want);
+}
+
+TEST(Algo, NamesRoundTrip) {
+  for (Algo a : {Algo::automatic, Algo::level, Algo::serial, Algo::bgl})
+    EXPECT_EQ(parse_algo(algo_name(a)), a);
+  EXPECT_THROW(parse_algo("fast"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace grundy
