@@ -28,9 +28,9 @@ TEST(ClassicText, ParsesTheSample) {
   const OwnedGame g = parse_classic("6 8 4\n2 1\n2 4\n1 4\n1 5\n1 3\n4 5\n3 5\n3 6\n1 2 4 6\n");
   EXPECT_EQ(g.n, 6u);
   EXPECT_EQ(g.targets.size(), 8u);
-  EXPECT_EQ(g.offsets, (std::vector<edge_t>{0, 3, 5, 7, 8, 8, 8}));
-  EXPECT_EQ(g.targets, (std::vector<node_t>{3, 4, 2, 0, 3, 4, 5, 4}));  // rows keep input order
-  EXPECT_EQ(g.tokens, (std::vector<node_t>{0, 1, 3, 5}));
+  EXPECT_EQ(g.offsets, (Array<edge_t>{0, 3, 5, 7, 8, 8, 8}));
+  EXPECT_EQ(g.targets, (Array<node_t>{3, 4, 2, 0, 3, 4, 5, 4}));  // rows keep input order
+  EXPECT_EQ(g.tokens, (Array<node_t>{0, 1, 3, 5}));
 }
 
 TEST(ClassicText, AnyWhitespaceLayoutGivesTheSameGame) {
@@ -44,7 +44,7 @@ TEST(ClassicText, AnyWhitespaceLayoutGivesTheSameGame) {
 TEST(ClassicText, EmptyGamesAreValid) {
   EXPECT_EQ(parse_classic("0 0 0").n, 0u);
   EXPECT_EQ(parse_classic("5 0 0\n").tokens.size(), 0u);
-  EXPECT_EQ(parse_classic("2 0 3\n1 1 2").tokens, (std::vector<node_t>{0, 0, 1}));
+  EXPECT_EQ(parse_classic("2 0 3\n1 1 2").tokens, (Array<node_t>{0, 0, 1}));
   EXPECT_EQ(parse_classic("007 0 1 007").n, 7u);  // leading zeros are decimal
 }
 

@@ -34,7 +34,7 @@ SgValues bgl_sg(const CsrView& g, PhaseTimer* timer) {
   }
 
   if (timer) timer->start("bgl mex");
-  std::vector<sg_t> sg(g.n, 0);
+  Array<sg_t> sg(g.n, 0);
   std::vector<node_t> succ;
   StampMex mex(max_degree(g));
   for (const std::uint32_t u : order) {

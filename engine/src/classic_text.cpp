@@ -214,7 +214,7 @@ OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
   // at most (bytes + 1) / 2 of them: the array is sized by the input, never by
   // the header alone. A header promising more fails below as a short input.
   const std::uint64_t capacity = std::min<std::uint64_t>(need, (body_bytes + 1) / 2);
-  std::vector<node_t> ids(static_cast<std::size_t>(capacity));
+  Array<node_t> ids(static_cast<std::size_t>(capacity));
 
   std::uint64_t count = 0;
   ChunkError first_error;

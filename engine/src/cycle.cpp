@@ -29,7 +29,7 @@ std::string describe_cycle(const std::vector<node_t>& cycle) {
 
 std::vector<node_t> find_cycle(const CsrView& g, const std::function<bool(node_t)>& candidate) {
   enum : std::uint8_t { kWhite, kOnPath, kDone };
-  std::vector<std::uint8_t> color(g.n, kWhite);
+  Array<std::uint8_t> color(g.n, kWhite);
   // The explicit stack holds the current path and, per node, the next edge to
   // try: the path itself is the cycle's prefix when a back edge turns up.
   std::vector<std::pair<node_t, edge_t>> path;

@@ -15,8 +15,8 @@ std::uint64_t below(std::uint64_t r, std::uint64_t bound) {  // r uniform in [0,
 }
 
 // rank -> node id: a Fisher-Yates shuffle driven by mix().
-std::vector<node_t> rank_to_id(std::uint64_t n, std::uint64_t seed) {
-  std::vector<node_t> id(n);
+Array<node_t> rank_to_id(std::uint64_t n, std::uint64_t seed) {
+  Array<node_t> id(n);
   for (std::uint64_t i = 0; i < n; ++i) id[i] = static_cast<node_t>(i);
   for (std::uint64_t i = n; i > 1; --i)
     std::swap(id[i - 1], id[below(mix(seed, kPermStream, i), i)]);
@@ -63,7 +63,7 @@ OwnedGame generate(const GenSpec& s) {
   if (m > 0 && n < 2) throw std::invalid_argument("edges need at least two nodes");
   const auto id = rank_to_id(n, s.seed);
 
-  std::vector<node_t> pairs(2 * m);
+  Array<node_t> pairs(2 * m);
   auto put = [&](std::uint64_t e, std::uint64_t from_rank, std::uint64_t to_rank) {
     pairs[2 * e] = id[from_rank];
     pairs[2 * e + 1] = id[to_rank];

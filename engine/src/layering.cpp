@@ -11,8 +11,8 @@ namespace {
 
 // In-degrees, counted with atomic increments when edges are split between
 // threads.
-std::vector<node_t> in_degrees(const CsrView& g, const ParallelConfig& pc) {
-  std::vector<node_t> indeg(g.n, 0);
+Array<node_t> in_degrees(const CsrView& g, const ParallelConfig& pc) {
+  Array<node_t> indeg(g.n, 0);
   if (!pc.worth_it(g.m)) {
     for (edge_t e = 0; e < g.m; ++e) ++indeg[g.targets[e]];
     return indeg;
@@ -27,7 +27,7 @@ std::vector<node_t> in_degrees(const CsrView& g, const ParallelConfig& pc) {
 }  // namespace
 
 Layers compute_layers(const CsrView& g, const ParallelConfig& pc) {
-  std::vector<node_t> indeg = in_degrees(g, pc);
+  Array<node_t> indeg = in_degrees(g, pc);
   Layers layers;
   layers.order.resize(g.n);
   node_t* const order = layers.order.data();

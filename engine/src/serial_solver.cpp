@@ -18,15 +18,15 @@ constexpr sg_t kOnPath = kUnvisited - 1;
 // it leaves the stack, after all its successors left it (post-order is a
 // reverse topological order). One pass, no in-degree array and no queue, and
 // a successor met on the current path is a cycle, found on the spot.
-std::vector<sg_t> serial_sg(const CsrView& g, PhaseTimer* timer) {
+SgValues serial_sg(const CsrView& g, PhaseTimer* timer) {
   if (timer) timer->start("dfs + mex");
-  std::vector<sg_t> sg(g.n, kUnvisited);
+  Array<sg_t> sg(g.n, kUnvisited);
   StampMex mex(max_degree(g));
   struct Frame {
     node_t node;
     edge_t next;  // the next edge of `node` to follow
   };
-  std::vector<Frame> path;
+  Array<Frame> path;
   for (node_t root = 0; root < g.n; ++root) {
     if (sg[root] != kUnvisited) continue;
     sg[root] = kOnPath;
@@ -53,7 +53,7 @@ std::vector<sg_t> serial_sg(const CsrView& g, PhaseTimer* timer) {
     }
   }
   if (timer) timer->stop();
-  return sg;
+  return SgValues(std::move(sg));
 }
 
 }  // namespace grundy

@@ -31,7 +31,7 @@ std::string_view algo_name(Algo algo) {
 
 SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTimer* timer) {
   switch (algo) {
-    case Algo::serial: return SgValues(serial_sg(g, timer));
+    case Algo::serial: return serial_sg(g, timer);
     case Algo::bgl: return bgl_sg(g, timer);
     case Algo::automatic:
     case Algo::level: break;

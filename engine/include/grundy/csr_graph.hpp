@@ -12,6 +12,8 @@
 #include <span>
 #include <vector>
 
+#include "grundy/huge_array.hpp"
+
 namespace grundy {
 
 using node_t = std::uint32_t;  ///< a node id, 0-based
@@ -42,9 +44,9 @@ struct GameView {
 /// A game whose arrays the process owns (parsed text, generated graphs).
 struct OwnedGame {
   node_t n = 0;
-  std::vector<edge_t> offsets{0};  ///< n+1 entries
-  std::vector<node_t> targets;
-  std::vector<node_t> tokens;
+  Array<edge_t> offsets{0};  ///< n+1 entries
+  Array<node_t> targets;
+  Array<node_t> tokens;
 
   CsrView graph() const {
     return {n, static_cast<edge_t>(targets.size()), offsets.data(), targets.data()};

@@ -16,8 +16,8 @@ namespace grundy {
 /// Layer l is order[begin[l] .. begin[l+1]). Both arrays are 4 bytes a node
 /// at most (a chain has one layer per node).
 struct Layers {
-  std::vector<node_t> order;
-  std::vector<node_t> begin{0};
+  Array<node_t> order;
+  Array<node_t> begin{0};
 
   std::size_t count() const { return begin.size() - 1; }
   std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }

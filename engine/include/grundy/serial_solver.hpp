@@ -16,6 +16,6 @@ namespace grundy {
 
 /// SG value of every node. Throws CycleError if the graph is not a DAG.
 /// With a timer, records the phases "topological order" and "mex".
-std::vector<sg_t> serial_sg(const CsrView& graph, PhaseTimer* timer = nullptr);
+SgValues serial_sg(const CsrView& graph, PhaseTimer* timer = nullptr);
 
 }  // namespace grundy

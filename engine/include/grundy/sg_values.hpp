@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "grundy/csr_graph.hpp"
+#include "grundy/huge_array.hpp"
 
 namespace grundy {
 
@@ -26,12 +27,12 @@ class SgValues {
   /// n zero values, 16-bit if `m` allows.
   SgValues(node_t n, edge_t m) {
     if (fits_narrow(m)) {
-      values_ = std::vector<std::uint16_t>(n, 0);
+      values_ = Array<std::uint16_t>(n, 0);
     } else {
-      values_ = std::vector<std::uint32_t>(n, 0);
+      values_ = Array<std::uint32_t>(n, 0);
     }
   }
-  explicit SgValues(std::vector<sg_t> wide) : values_(std::move(wide)) {}
+  explicit SgValues(Array<sg_t> wide) : values_(std::move(wide)) {}
 
   std::size_t size() const {
     return std::visit([](const auto& v) { return v.size(); }, values_);
@@ -53,7 +54,7 @@ class SgValues {
   }
 
  private:
-  std::variant<std::vector<std::uint16_t>, std::vector<std::uint32_t>> values_;
+  std::variant<Array<std::uint16_t>, Array<std::uint32_t>> values_;
 };
 
 }  // namespace grundy
