@@ -1,23 +1,59 @@
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <set>
 
 #include "grundy/generator.hpp"
+#include "grundy/layering.hpp"
+#include "grundy/permutation.hpp"
 #include "grundy/serial_solver.hpp"
 
 namespace grundy {
 namespace {
 
-TEST(Generator, SameSeedSameGraph) {
-  for (Shape s : {Shape::uniform, Shape::chain, Shape::tournament}) {
-    const GenSpec spec{s, 300, 2000, 17, 42};
-    const OwnedGame a = generate(spec), b = generate(spec);
-    EXPECT_EQ(a.offsets, b.offsets);
-    EXPECT_EQ(a.targets, b.targets);
-    EXPECT_EQ(a.tokens, b.tokens);
-    EXPECT_EQ(a.targets.size(), generated_edges(spec));
-    EXPECT_EQ(a.tokens.size(), 17u);
+constexpr Shape kAll[] = {Shape::uniform,  Shape::layered,    Shape::chain,
+                          Shape::powerlaw, Shape::tournament, Shape::kron};
+
+bool same(const OwnedGame& a, const OwnedGame& b) {
+  return a.n == b.n && a.offsets == b.offsets && a.targets == b.targets && a.tokens == b.tokens;
+}
+
+TEST(Permutation, IsABijectionWithItsInverse) {
+  for (std::uint64_t n : {1u, 2u, 3u, 7u, 64u, 1000u, 4097u}) {
+    const Permutation p(n, n * 31);
+    std::set<std::uint64_t> seen;
+    for (std::uint64_t x = 0; x < n; ++x) {
+      const std::uint64_t y = p(x);
+      ASSERT_LT(y, n);
+      ASSERT_TRUE(seen.insert(y).second);
+      ASSERT_EQ(p.inverse(y), x);
+    }
+  }
+}
+
+TEST(Generator, SameSeedSameGraphForEveryThreadCount) {
+  for (Shape s : kAll) {
+    const GenSpec spec{s, 3000, 20000, 17, 42, 6};
+    const OwnedGame one = generate(spec, {1});
+    for (unsigned threads : {2u, 3u}) {
+      tbb::task_arena arena(static_cast<int>(threads));
+      arena.execute([&] { EXPECT_TRUE(same(generate(spec, {threads, 64, 16}), one)) << shape_name(s); });
+    }
+    EXPECT_EQ(one.targets.size(), generated_edges(spec));
+    EXPECT_EQ(one.tokens.size(), 17u);
     GenSpec other = spec;
     other.seed = 43;
-    EXPECT_NE(generate(other).targets, a.targets) << shape_name(s);
+    EXPECT_NE(generate(other).targets, one.targets) << shape_name(s);
+  }
+}
+
+TEST(Generator, EveryShapeIsADagWithoutSelfLoops) {
+  for (Shape s : kAll) {
+    const OwnedGame g = generate({s, 2000, 12000, 3, 7, 5});
+    for (node_t u = 0; u < g.n; ++u)
+      for (node_t v : g.graph().successors(u)) ASSERT_NE(u, v) << shape_name(s);
+    EXPECT_NO_THROW(serial_sg(g.graph())) << shape_name(s);
   }
 }
 
@@ -27,19 +63,28 @@ TEST(Generator, IdsAreNotInTopologicalOrder) {
   for (node_t u = 0; u < g.n; ++u)
     for (node_t v : g.graph().successors(u)) backward += v < u;
   EXPECT_GT(backward, 1000);
-  EXPECT_NO_THROW(serial_sg(g.graph()));  // still a DAG
 }
 
-TEST(Generator, ChainIsAsDeepAsItIsLong) {
-  const OwnedGame g = generate({Shape::chain, 1000, 0, 0, 9});
-  EXPECT_EQ(g.targets.size(), 999u);
-  const auto sg = serial_sg(g.graph()).to_vector();
-  EXPECT_EQ(std::count(sg.begin(), sg.end(), 0u), 500);
+TEST(Generator, ShapesHaveTheirCharacter) {
+  const auto depth = [](const OwnedGame& g) { return compute_layers(g.graph(), {1}).count(); };
+  EXPECT_EQ(depth(generate({Shape::chain, 5000, 20000, 0, 9})), 5000u);
+  EXPECT_LE(depth(generate({Shape::layered, 100000, 1000000, 0, 9, 4})), 4u);
+  const OwnedGame t = generate({Shape::tournament, 100, 0, 0, 9});
+  EXPECT_EQ(t.targets.size(), 4950u);
+  const auto sg = serial_sg(t.graph()).to_vector();
+  EXPECT_EQ(*std::max_element(sg.begin(), sg.end()), 99u);
+  const OwnedGame p = generate({Shape::powerlaw, 100000, 1000000, 0, 9});
+  EXPECT_GE(max_degree(p.graph()), 1000u) << "a few nodes with thousands of successors";
+  const OwnedGame u = generate({Shape::uniform, 100000, 1000000, 0, 9});
+  EXPECT_LE(max_degree(u.graph()), 100u);
+  const OwnedGame k = generate({Shape::kron, 1 << 14, 200000, 0, 9});
+  EXPECT_GE(max_degree(k.graph()), 500u) << "R-MAT hubs";
 }
 
 TEST(Generator, RejectsImpossibleSpecs) {
   EXPECT_THROW(generate({Shape::uniform, 1, 5, 0, 1}), std::invalid_argument);
   EXPECT_THROW(generate({Shape::uniform, 0, 0, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(generate({Shape::layered, 10, 50, 0, 1, 11}), std::invalid_argument);
   EXPECT_THROW(parse_shape("ring"), std::invalid_argument);
 }
 

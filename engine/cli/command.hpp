@@ -18,6 +18,8 @@ struct Command {
 
 Command add_solve(CLI::App& root);
 Command add_gen(CLI::App& root);
+Command add_convert(CLI::App& root);
+Command add_info(CLI::App& root);
 
 /// Adds `--threads N` (default: every core) to a subcommand.
 void add_threads_option(CLI::App& sub, unsigned& threads);

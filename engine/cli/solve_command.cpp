@@ -1,9 +1,10 @@
 // grundy solve [FILE|-]: one instance in, "win" or "lose" out.
 #include <cstdio>
 #include <memory>
+#include <type_traits>
 
 #include "command.hpp"
-#include "grundy/classic_text.hpp"
+#include "grundy/game_loader.hpp"
 #include "grundy/cycle.hpp"
 #include "grundy/game.hpp"
 #include "grundy/input_error.hpp"
@@ -46,17 +47,18 @@ int solve(const SolveOptions& o) {
   PhaseTimer timer;
   timer.start("map input");
   const MappedFile in(o.input);
-  const OwnedGame game = parse_classic(in.bytes(), {in.name(), pc.threads, &timer});
-  const CsrView graph = game.graph();
+  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
+  const CsrView graph = game.view.graph;
   SgValues sg;
   try {
-    sg = planted(solve_sg(graph, parse_algo(o.algo), pc, &timer), o.plant_error);
+    sg = planted(solve_sg(graph, parse_algo(o.algo), pc, &timer, game.layer_begin), o.plant_error);
     if (o.verify) {
       if (const auto bad = verify_sg(graph, sg, pc, &timer)) {
         std::fprintf(stderr,
                      "grundy: %s: verification failed (%s): node %llu has SG %u, expected %u\n",
                      in.name().c_str(), bad->check.c_str(),
-                     static_cast<unsigned long long>(bad->node) + 1, bad->got, bad->want);
+                     static_cast<unsigned long long>(game.user_id(bad->node)) + 1, bad->got,
+                     bad->want);
         return kMismatch;
       }
     }
@@ -64,12 +66,20 @@ int solve(const SolveOptions& o) {
     throw InputError(in.name() + ": " + e.what());
   }
   timer.start("xor");
-  const sg_t total = nim_sum(sg, game.tokens);
+  const sg_t total = nim_sum(sg, game.view.tokens);
   timer.stop();
 
   // The SG file is published before anything reaches stdout, so a failure
   // there leaves stdout empty, as every error must.
-  const auto write_sg = [&](OutputFile& f) { sg.visit([&](auto v) { write_lines(f, v); }); };
+  // Values are listed by the user's ids, also when the file was renumbered.
+  const auto write_sg = [&](OutputFile& f) {
+    sg.visit([&](auto v) {
+      if (game.original_ids.empty()) return write_lines(f, v);
+      Array<std::remove_const_t<typename decltype(v)::element_type>> by_user(v.size());
+      for (std::size_t u = 0; u < v.size(); ++u) by_user[game.original_ids[u]] = v[u];
+      write_lines(f, std::span(by_user));
+    });
+  };
   if (!o.sg_out.empty() && o.sg_out != "-") {
     OutputFile file(o.sg_out);
     write_sg(file);
@@ -79,10 +89,10 @@ int solve(const SolveOptions& o) {
   out.write(total != 0 ? "win\n" : "lose\n");
   if (o.move) {
     std::string line = "move ";
-    if (const auto mv = winning_move(game.view(), sg)) {
+    if (const auto mv = winning_move(game.view, sg)) {
       append_number(line, mv->token + 1, ' ');
-      append_number(line, std::uint64_t{mv->from} + 1, ' ');
-      append_number(line, std::uint64_t{mv->to} + 1);
+      append_number(line, std::uint64_t{game.user_id(mv->from)} + 1, ' ');
+      append_number(line, std::uint64_t{game.user_id(mv->to)} + 1);
     } else {
       line += "none\n";
     }
@@ -99,7 +109,8 @@ int solve(const SolveOptions& o) {
 Command add_solve(CLI::App& root) {
   auto opts = std::make_shared<SolveOptions>();
   CLI::App* sub = root.add_subcommand("solve", "solve one instance: prints win or lose");
-  sub->add_option("input", opts->input, "classic text instance (\"-\": stdin)")
+  sub->add_option("input", opts->input,
+                  "classic text or .gcsr instance, told apart by content (\"-\": stdin)")
       ->default_str("-");
   sub->add_option("--sg-out", opts->sg_out,
                   "write every node's SG value, one per line for nodes 1..N (\"-\": stdout, "

@@ -105,11 +105,19 @@ struct ChunkResult {
   ChunkError error;
 };
 
+// What the numbers of a body are: ids base..base+limit-1, stored 0-based;
+// `need` of them and no more (a number past it is an error).
+struct IdRules {
+  std::uint64_t need;
+  std::uint64_t base;
+  std::uint64_t limit;
+};
+
 // Parses the numbers of text[begin, end) (a range that starts and ends at a
-// token boundary) as node ids 1..n into out[first, ...), stored 0-based.
-// Stops at the first error. `need` is 2M+K: a number past it is an error.
+// token boundary) into out[first, ...). Stops at the first error.
 ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t end,
-                        std::uint64_t first, std::uint64_t need, std::uint64_t n, node_t* out) {
+                        std::uint64_t first, const IdRules& rules, node_t* out) {
+  const std::uint64_t need = rules.need, id_base = rules.base, limit = rules.limit;
   const char* const base = text.data();
   const char* p = base + begin;
   const char* const e = base + end;
@@ -130,8 +138,8 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
     if (p == start || (p < e && kClass[static_cast<unsigned char>(*p)] != kSpace))
       return {idx - first, {ChunkError::kNotNumber, offset, idx}};
     if (p - start > 10) v = UINT64_MAX;  // more digits than any node id has
-    if (v - 1 >= n) return {idx - first, {ChunkError::kOutOfRange, offset, idx}};  // 0 wraps
-    out[idx++] = static_cast<node_t>(v - 1);
+    if (v - id_base >= limit) return {idx - first, {ChunkError::kOutOfRange, offset, idx}};  // wraps below base
+    out[idx++] = static_cast<node_t>(v - id_base);
   }
   return {idx - first, {}};
 }
@@ -149,14 +157,14 @@ std::uint64_t count_tokens(std::string_view text, std::size_t begin, std::size_t
 }
 
 std::string slot_name(std::uint64_t index, const Header& h) {
-  if (index < 2 * h.m)
+  if (index / 2 < h.m)
     return std::string(index % 2 == 0 ? "the source" : "the target") + " of edge " +
            std::to_string(index / 2 + 1);
   return "token " + std::to_string(index - 2 * h.m + 1);
 }
 
 [[noreturn]] void report(std::string_view text, std::string_view source, const Header& h,
-                         const ChunkError& err) {
+                         const IdRules& rules, const ChunkError& err) {
   const std::string_view tok = token_at(text, err.offset);
   switch (err.kind) {
     case ChunkError::kNotNumber:
@@ -164,7 +172,8 @@ std::string slot_name(std::uint64_t index, const Header& h) {
     case ChunkError::kOutOfRange:
       throw_at(source, text, err.offset,
                slot_name(err.index, h) + ": node id " + quote_token(tok) +
-                   " is out of range 1.." + std::to_string(h.n));
+                   " is out of range " + std::to_string(rules.base) + ".." +
+                   std::to_string(rules.base + rules.limit - 1));
     case ChunkError::kExtra:
     case ChunkError::kNone:
       break;
@@ -201,73 +210,125 @@ std::vector<std::size_t> split_at_spaces(std::string_view text, std::size_t begi
   return cut;
 }
 
+// All numbers of text[begin, end), in parallel chunks when that pays.
+struct BodyScan {
+  Array<node_t> ids;
+  std::uint64_t count = 0;
+  ChunkError error;
+};
+
+BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules, unsigned threads) {
+  const std::size_t body_bytes = text.size() - begin;
+  // Each number takes at least one digit and one separator, so the body holds
+  // at most (bytes + 1) / 2 of them: the array is sized by the input, never by
+  // a header alone. A header promising more fails later as a short input.
+  BodyScan scan;
+  scan.ids.resize(static_cast<std::size_t>(std::min<std::uint64_t>(rules.need, (body_bytes + 1) / 2)));
+  if (threads <= 1 || body_bytes < kParallelMinBytes) {
+    const ChunkResult r = parse_chunk(text, begin, text.size(), 0, rules, scan.ids.data());
+    scan.count = r.count;
+    scan.error = r.error;
+    return scan;
+  }
+  // Two passes over chunks cut at whitespace: count each chunk's numbers,
+  // then parse every chunk knowing where its numbers go.
+  const auto cut = split_at_spaces(text, begin, text.size(), threads * 4);
+  const std::size_t chunks = cut.size() - 1;
+  std::vector<std::uint64_t> first(chunks + 1, 0);
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+    first[c + 1] = count_tokens(text, cut[c], cut[c + 1]);
+  });
+  for (std::size_t c = 0; c < chunks; ++c) first[c + 1] += first[c];
+  std::vector<ChunkResult> results(chunks);
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+    results[c] = parse_chunk(text, cut[c], cut[c + 1], first[c], rules, scan.ids.data());
+  });
+  for (const auto& r : results) {
+    scan.count += r.count;
+    if (r.error.kind != ChunkError::kNone) {
+      scan.error = r.error;  // chunks are in text order: the first is earliest
+      break;
+    }
+  }
+  return scan;
+}
+
+// Self-loops are errors; they are rare, so the edge's line is found by
+// scanning to it only when there is one.
+void reject_self_loops(std::string_view text, std::string_view source, std::size_t body,
+                       const Array<node_t>& ids, std::uint64_t m, std::uint64_t base) {
+  for (edge_t e = 0; e < m; ++e) {
+    if (ids[2 * e] != ids[2 * e + 1]) continue;
+    std::size_t pos = body;
+    for (std::uint64_t i = 0;; ++i) {
+      while (is_space(text[pos])) ++pos;
+      if (i == 2 * e) break;
+      while (!is_space(text[pos])) ++pos;
+    }
+    const std::string id = std::to_string(ids[2 * e] + base);
+    throw_at(source, text, pos,
+             "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id);
+  }
+}
+
 }  // namespace
 
 OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
   const std::string_view source = options.source;
   if (options.timer) options.timer->start("parse");
   const Header h = parse_header(text, source);
-  const std::size_t body_bytes = text.size() - h.body;
   // 2M + K numbers follow, saturating: a header that overflows this is short.
-  const std::uint64_t need = h.m > (UINT64_MAX - h.k) / 2 ? UINT64_MAX : 2 * h.m + h.k;
-  // Each number takes at least one digit and one separator, so the body holds
-  // at most (bytes + 1) / 2 of them: the array is sized by the input, never by
-  // the header alone. A header promising more fails below as a short input.
-  const std::uint64_t capacity = std::min<std::uint64_t>(need, (body_bytes + 1) / 2);
-  Array<node_t> ids(static_cast<std::size_t>(capacity));
-
-  std::uint64_t count = 0;
-  ChunkError first_error;
-  if (options.threads <= 1 || body_bytes < kParallelMinBytes) {
-    const ChunkResult r = parse_chunk(text, h.body, text.size(), 0, need, h.n, ids.data());
-    count = r.count;
-    first_error = r.error;
-  } else {
-    // Two passes over chunks cut at whitespace: count each chunk's numbers,
-    // then parse every chunk knowing where its numbers go.
-    const auto cut = split_at_spaces(text, h.body, text.size(), options.threads * 4);
-    const std::size_t chunks = cut.size() - 1;
-    std::vector<std::uint64_t> first(chunks + 1, 0);
-    tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
-      first[c + 1] = count_tokens(text, cut[c], cut[c + 1]);
-    });
-    for (std::size_t c = 0; c < chunks; ++c) first[c + 1] += first[c];
-    std::vector<ChunkResult> results(chunks);
-    tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
-      results[c] = parse_chunk(text, cut[c], cut[c + 1], first[c], need, h.n, ids.data());
-    });
-    for (const auto& r : results) {
-      count += r.count;
-      if (r.error.kind != ChunkError::kNone) {
-        first_error = r.error;  // chunks are in text order: the first is earliest
-        break;
-      }
-    }
-  }
-  if (first_error.kind != ChunkError::kNone) report(text, source, h, first_error);
-  if (count < need) report_short(text, source, h, count);
+  const IdRules rules{h.m > (UINT64_MAX - h.k) / 2 ? UINT64_MAX : 2 * h.m + h.k, 1, h.n};
+  const BodyScan scan = scan_ids(text, h.body, rules, options.threads);
+  if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
+  if (scan.count < rules.need) report_short(text, source, h, scan.count);
+  const Array<node_t>& ids = scan.ids;
 
   // Every count is now backed by the input; only N can still be a bare promise.
   require_memory(h.n * (sizeof(edge_t) + 3 * sizeof(node_t)), std::string(source) + ":1",
                  "N = " + std::to_string(h.n) + " nodes");
-  for (edge_t e = 0; e < h.m; ++e) {
-    if (ids[2 * e] == ids[2 * e + 1]) {
-      // Self-loops are rare: find the edge's line by scanning to it.
-      std::size_t pos = h.body;
-      for (std::uint64_t i = 0;; ++i) {
-        while (is_space(text[pos])) ++pos;
-        if (i == 2 * e) break;
-        while (!is_space(text[pos])) ++pos;
-      }
-      const std::string id = std::to_string(ids[2 * e] + 1);
-      throw_at(source, text, pos,
-               "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id);
-    }
-  }
+  reject_self_loops(text, source, h.body, ids, h.m, 1);
   if (options.timer) options.timer->start("build CSR");
   OwnedGame game;
   build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game);
   game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m), ids.end());
+  if (options.timer) options.timer->stop();
+  return game;
+}
+
+}  // namespace grundy
+
+namespace grundy {
+
+OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options) {
+  const std::string_view source = options.source;
+  if (options.timer) options.timer->start("parse");
+  if (options.base > 1) throw InputError(std::string(source) + ": --base must be 0 or 1");
+  // No header: every number is an endpoint, and N is one past the largest id.
+  Header h;
+  h.m = UINT64_MAX / 2;  // for messages: every number belongs to an edge
+  const IdRules rules{UINT64_MAX, options.base, kMaxNodes};
+  const BodyScan scan = scan_ids(text, 0, rules, options.threads);
+  if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
+  if (scan.count % 2 != 0) {
+    h.m = scan.count / 2 + 1;
+    report_short(text, source, h, scan.count);
+  }
+  const std::uint64_t m = scan.count / 2;
+  std::uint64_t n = 0;
+  for (std::uint64_t i = 0; i < scan.count; ++i) n = std::max<std::uint64_t>(n, scan.ids[i] + std::uint64_t{1});
+  for (std::size_t t = 0; t < options.tokens.size(); ++t) {
+    const std::uint64_t id = options.tokens[t];
+    if (id < options.base || id - options.base >= std::max(n, std::uint64_t{1}) || n == 0)
+      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " +
+                       std::to_string(id) + " is not a node of the graph (ids " +
+                       std::to_string(options.base) + ".." + std::to_string(n + options.base - 1) + ")");
+  }
+  reject_self_loops(text, source, 0, scan.ids, m, options.base);
+  if (options.timer) options.timer->start("build CSR");
+  OwnedGame game;
+  build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game);
+  for (std::uint64_t id : options.tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
   if (options.timer) options.timer->stop();
   return game;
 }

@@ -7,25 +7,24 @@
 namespace grundy {
 namespace {
 
-// Back to front: within a run of narrow layers the deeper ones come last in
-// order[], and must be done first.
-template <class Sg>
+// Back to front: within a run of narrow layers the deeper ones come last,
+// and must be done first. With Identity the node is its own position.
+template <bool Identity, class Sg>
 void mex_range(const node_t* __restrict order, const edge_t* __restrict off,
                const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
                std::size_t b, std::size_t e) {
   for (std::size_t i = e; i-- > b;) {
-    const node_t u = order[i];
+    const node_t u = Identity ? static_cast<node_t>(i) : order[i];
     const edge_t first = off[u];
     const auto d = static_cast<std::size_t>(off[u + 1] - first);
     sg[u] = d < 64 ? mex_word(targets + first, d, sg) : mex.wide(targets + first, d, sg);
   }
 }
 
-template <class Sg>
-void mex_pass(const CsrView& g, const Layers& layers, const ParallelConfig& pc, Sg* sg) {
-  const node_t* const order = layers.order.data();
+template <bool Identity, class Sg>
+void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg) {
   const auto run = [&](BitsetMex& mex, std::size_t b, std::size_t e) {
-    mex_range(order, g.offsets, g.targets, sg, mex, b, e);
+    mex_range<Identity>(layers.order, g.offsets, g.targets, sg, mex, b, e);
   };
   BitsetMex inline_mex;
   tbb::enumerable_thread_specific<BitsetMex> thread_mex;
@@ -45,16 +44,28 @@ void mex_pass(const CsrView& g, const Layers& layers, const ParallelConfig& pc, 
 
 }  // namespace
 
-void level_mex(const CsrView& g, const Layers& layers, const ParallelConfig& pc, SgValues& sg) {
-  sg.visit([&](auto values) { mex_pass(g, layers, pc, values.data()); });
+void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, SgValues& sg) {
+  sg.visit([&](auto values) {
+    if (layers.order == nullptr) {
+      mex_pass<true>(g, layers, pc, values.data());
+    } else {
+      mex_pass<false>(g, layers, pc, values.data());
+    }
+  });
 }
 
-SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer) {
-  if (timer) timer->start("layering");
-  const Layers layers = compute_layers(g, pc);
+SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer,
+                  std::span<const node_t> stored_layers) {
+  Layers computed;
+  LayerView view{nullptr, stored_layers};
+  if (stored_layers.empty()) {
+    if (timer) timer->start("layering");
+    computed = compute_layers(g, pc);
+    view = {computed.order.data(), computed.begin};
+  }
   if (timer) timer->start("mex");
   SgValues sg(g.n, g.m);
-  level_mex(g, layers, pc, sg);
+  level_mex(g, view, pc, sg);
   if (timer) timer->stop();
   return sg;
 }

@@ -41,8 +41,6 @@ MappedFile::MappedFile(const std::string& path) : name_(path == "-" ? "<stdin>" 
         if (!is_stdin) ::close(fd);
         fail(name_, "cannot map");
       }
-      // The parser walks the bytes front to back once.
-      ::madvise(mapping_, size_, MADV_SEQUENTIAL);
       data_ = static_cast<const char*>(mapping_);
     }
   } else {

@@ -1,11 +1,9 @@
 #include "grundy/output_file.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
-#include <cstdint>
 #include <cstring>
 
 #include "grundy/input_error.hpp"
@@ -19,17 +17,10 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   if (path_ == "-") {
     fd_ = STDOUT_FILENO;
   } else {
-    temp_ = path_ + ".tmp-" + std::to_string(::getpid());
-    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw InputError(path_ + ": cannot create: " + std::strerror(errno));
+    temp_ = std::make_unique<TempFile>(path_);
+    fd_ = temp_->fd();
   }
   buffer_.reserve(kBufferBytes);
-}
-
-OutputFile::~OutputFile() {
-  if (temp_.empty() || committed_) return;
-  ::close(fd_);
-  ::unlink(temp_.c_str());
 }
 
 void OutputFile::write(std::string_view bytes) {
@@ -48,7 +39,7 @@ void OutputFile::flush() {
     const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      throw InputError((temp_.empty() ? std::string("<stdout>") : path_) +
+      throw InputError((temp_ ? path_ : std::string("<stdout>")) +
                        ": write failed: " + std::strerror(n < 0 ? errno : ENOSPC));
     }
     done += static_cast<std::size_t>(n);
@@ -58,11 +49,7 @@ void OutputFile::flush() {
 
 void OutputFile::commit() {
   flush();
-  if (temp_.empty()) return;
-  if (::close(fd_) != 0) throw InputError(path_ + ": write failed: " + std::strerror(errno));
-  if (::rename(temp_.c_str(), path_.c_str()) != 0)
-    throw InputError(path_ + ": cannot rename into place: " + std::strerror(errno));
-  committed_ = true;
+  if (temp_) temp_->commit();
 }
 
 void append_number(std::string& out, std::uint64_t v, char end) {
@@ -73,4 +60,3 @@ void append_number(std::string& out, std::uint64_t v, char end) {
 }
 
 }  // namespace grundy
-

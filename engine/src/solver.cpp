@@ -29,14 +29,15 @@ std::string_view algo_name(Algo algo) {
   return "?";
 }
 
-SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTimer* timer) {
+SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTimer* timer,
+                  std::span<const node_t> stored_layers) {
   switch (algo) {
     case Algo::serial: return serial_sg(g, timer);
     case Algo::bgl: return bgl_sg(g, timer);
     case Algo::automatic:
     case Algo::level: break;
   }
-  return level_sg(g, pc, timer);
+  return level_sg(g, pc, timer, stored_layers);
 }
 
 std::optional<Mismatch> verify_sg(const CsrView& g, const SgValues& sg, const ParallelConfig& pc,

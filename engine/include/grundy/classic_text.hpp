@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "grundy/csr_graph.hpp"
 #include "grundy/phase_timer.hpp"
@@ -19,6 +20,17 @@ struct ParseOptions {
   unsigned threads = 1;  ///< >1 lets large inputs be parsed in parallel chunks
   PhaseTimer* timer = nullptr;  ///< if set, records "parse" and "build CSR"
 };
+
+/// A plain edge list (GAP Benchmark Suite .el): "u v" per line, no header.
+/// N is one past the largest id; the tokens come from the command line.
+struct EdgeListOptions {
+  std::string_view source = "<input>";
+  unsigned threads = 1;
+  std::uint64_t base = 0;  ///< ids start at 0 (GAPBS) or 1
+  std::vector<std::uint64_t> tokens;  ///< token ids, in the same base
+  PhaseTimer* timer = nullptr;
+};
+OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options);
 
 /// Parses one classic instance that fills `text` (nothing may follow it).
 /// Throws InputError on any malformed input, including self-loops.

@@ -5,6 +5,8 @@
 // narrow layers is one plain loop, so a deep chain pays no barrier per node.
 #pragma once
 
+#include <span>
+
 #include "grundy/csr_graph.hpp"
 #include "grundy/layering.hpp"
 #include "grundy/parallel.hpp"
@@ -13,11 +15,24 @@
 
 namespace grundy {
 
-/// Fills `sg` (sized n) from precomputed layers.
-void level_mex(const CsrView& graph, const Layers& layers, const ParallelConfig& pc, SgValues& sg);
+/// Layers as the mex pass reads them: layer l is order[begin[l], begin[l+1]),
+/// or ids [begin[l], begin[l+1]) themselves when order is null (a graph
+/// renumbered in layer order, where the pass reads memory front to back).
+struct LayerView {
+  const node_t* order = nullptr;
+  std::span<const node_t> begin;
 
-/// Layers, then level_mex. Records "layering" and "mex" phases.
+  std::size_t count() const { return begin.size() - 1; }
+  std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }
+};
+
+/// Fills `sg` (sized n) given the layers.
+void level_mex(const CsrView& graph, const LayerView& layers, const ParallelConfig& pc, SgValues& sg);
+
+/// SG values: layering (skipped when `stored_layers` gives a renumbered
+/// graph's layers), then level_mex. Records "layering" and "mex" phases.
 /// Throws CycleError if the graph is not a DAG.
-SgValues level_sg(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr);
+SgValues level_sg(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
+                  std::span<const node_t> stored_layers = {});
 
 }  // namespace grundy

@@ -1,27 +1,26 @@
-// Output files that are never left half-written.
+// Buffered text output that is never left half-written.
 //
-// Bytes go to a temporary file beside the destination ("<path>.tmp-<pid>");
-// commit() flushes it and renames it over the final name in one step. If the
-// writer is destroyed without commit() (an error, an exception) the temporary
-// is removed, so the final name holds either the old file or the complete new
-// one. "-" writes straight to stdout instead.
+// A file goes through a TempFile: written under a temporary name, renamed
+// over the destination by commit(). "-" writes straight to stdout instead.
+// Every write error (a full disk, a closed pipe, a file-size limit) is an
+// InputError naming the destination.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "grundy/temp_file.hpp"
 
 namespace grundy {
 
 class OutputFile {
  public:
   explicit OutputFile(std::string path);
-  ~OutputFile();
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
 
-  /// Appends bytes (buffered). Throws InputError naming the path on failure.
+  /// Appends bytes (buffered).
   void write(std::string_view bytes);
   /// Flushes and publishes the file under its final name.
   void commit();
@@ -29,10 +28,9 @@ class OutputFile {
  private:
   void flush();
   std::string path_;
-  std::string temp_;  // empty for stdout
+  std::unique_ptr<TempFile> temp_;  // null for stdout
   int fd_ = -1;
   std::string buffer_;
-  bool committed_ = false;
 };
 
 /// Appends the decimal form of v and then `end`: the hot loop of every text
@@ -44,7 +42,7 @@ template <class T>
 void write_lines(OutputFile& out, std::span<T> values) {
   std::string chunk;
   chunk.reserve((1 << 20) + 32);
-  for (const T v : values) {
+  for (const auto v : values) {
     append_number(chunk, v);
     if (chunk.size() >= (1 << 20)) {
       out.write(chunk);

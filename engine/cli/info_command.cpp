@@ -1,0 +1,154 @@
+// grundy info FILE: the facts of a graph, for people or (--json) machines.
+#include <bit>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "grundy/cycle.hpp"
+#include "grundy/game_loader.hpp"
+#include "grundy/input_error.hpp"
+#include "grundy/layering.hpp"
+#include "grundy/level_solver.hpp"
+#include "grundy/mapped_file.hpp"
+
+namespace grundy::cli {
+namespace {
+
+struct InfoOptions {
+  std::string input;
+  bool json = false;
+  unsigned threads = 0;
+};
+
+// Counts of values in power-of-two buckets: 0, 1, 2-3, 4-7, ...
+struct Histogram {
+  std::vector<std::uint64_t> count;
+  std::uint64_t max = 0;
+  double sum = 0;
+
+  void add(std::uint64_t v) {
+    const std::size_t b = v == 0 ? 0 : static_cast<std::size_t>(std::bit_width(v));
+    if (count.size() <= b) count.resize(b + 1, 0);
+    ++count[b];
+    max = std::max(max, v);
+    sum += static_cast<double>(v);
+  }
+  static std::uint64_t low(std::size_t b) { return b == 0 ? 0 : std::uint64_t{1} << (b - 1); }
+  static std::uint64_t high(std::size_t b) { return b == 0 ? 0 : (std::uint64_t{1} << b) - 1; }
+};
+
+std::string histogram_json(const Histogram& h) {
+  std::string s = "[";
+  for (std::size_t b = 0; b < h.count.size(); ++b)
+    s += (b ? ", " : "") + std::string("{\"min\": ") + std::to_string(Histogram::low(b)) +
+         ", \"max\": " + std::to_string(Histogram::high(b)) + ", \"count\": " + std::to_string(h.count[b]) + "}";
+  return s + "]";
+}
+
+void print_histogram(const char* title, const Histogram& h) {
+  std::printf("%s\n", title);
+  for (std::size_t b = 0; b < h.count.size(); ++b)
+    if (h.count[b])
+      std::printf("  %10llu..%-10llu %12llu\n", static_cast<unsigned long long>(Histogram::low(b)),
+                  static_cast<unsigned long long>(Histogram::high(b)),
+                  static_cast<unsigned long long>(h.count[b]));
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+int run_info(const InfoOptions& o) {
+  const ParallelConfig pc{resolve_threads(o.threads)};
+  PhaseTimer timer;
+  timer.start("map input");
+  const MappedFile in(o.input);
+  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
+  const CsrView& g = game.view.graph;
+
+  Layers computed;
+  LayerView layers{nullptr, game.layer_begin};
+  if (game.layer_begin.empty()) {
+    timer.start("layering");
+    try {
+      computed = compute_layers(g, pc);
+    } catch (const CycleError& e) {
+      throw InputError(in.name() + ": " + e.what());
+    }
+    layers = {computed.order.data(), computed.begin};
+  }
+  timer.start("mex");
+  SgValues sg(g.n, g.m);
+  level_mex(g, layers, pc, sg);
+  timer.start("statistics");
+  std::uint64_t widest = 0;
+  for (std::size_t l = 0; l < layers.count(); ++l) widest = std::max<std::uint64_t>(widest, layers.width(l));
+  Histogram degree, values;
+  for (node_t u = 0; u < g.n; ++u) degree.add(g.degree(u));
+  sg.visit([&](auto v) {
+    for (auto x : v) values.add(x);
+  });
+  timer.stop();
+
+  const std::size_t bytes = in.bytes().size();
+  const double per_edge = g.m ? static_cast<double>(bytes) / static_cast<double>(g.m) : 0.0;
+  if (o.json) {
+    std::string phases;
+    for (const auto& [name, seconds] : timer.phases())
+      phases += (phases.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(seconds);
+    std::printf(
+        "{\"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
+        "\"m\": %llu, \"k\": %zu, \"layered\": %s, \"depth\": %zu, \"widest_layer\": %llu, "
+        "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
+        "\"sg\": {\"max\": %llu, \"histogram\": %s}, \"seconds\": {%s}}\n",
+        json_string(in.name()).c_str(), game.format, bytes, per_edge, g.n,
+        static_cast<unsigned long long>(g.m), game.view.tokens.size(),
+        game.layer_begin.empty() ? "false" : "true", layers.count(),
+        static_cast<unsigned long long>(widest), static_cast<unsigned long long>(degree.max),
+        g.n ? degree.sum / g.n : 0.0, histogram_json(degree).c_str(),
+        static_cast<unsigned long long>(values.max), histogram_json(values).c_str(), phases.c_str());
+    return kOk;
+  }
+  std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", in.name().c_str(), game.format,
+              bytes, per_edge);
+  std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", g.n,
+              static_cast<unsigned long long>(g.m), game.view.tokens.size());
+  std::printf("layered ids    %s\ndepth          %zu layers\nwidest layer   %llu nodes\n",
+              game.layer_begin.empty() ? "no" : "yes", layers.count(), static_cast<unsigned long long>(widest));
+  std::printf("out-degree     max %llu, mean %.2f\nSG value       max %llu\n",
+              static_cast<unsigned long long>(degree.max), g.n ? degree.sum / g.n : 0.0,
+              static_cast<unsigned long long>(values.max));
+  print_histogram("out-degree distribution (range, nodes):", degree);
+  print_histogram("SG value distribution (range, nodes):", values);
+  std::printf("time:");
+  for (const auto& [name, seconds] : timer.phases()) std::printf(" %s %.3f s;", name.c_str(), seconds);
+  std::printf("\n");
+  return kOk;
+}
+
+}  // namespace
+
+Command add_info(CLI::App& root) {
+  auto opts = std::make_shared<InfoOptions>();
+  CLI::App* sub = root.add_subcommand(
+      "info", "graph facts: N, M, K, depth, widest layer, out-degree and SG-value distributions");
+  sub->add_option("input", opts->input, "classic text or .gcsr (\"-\": stdin)")->required();
+  sub->add_flag("--json", opts->json, "one JSON object on stdout");
+  add_threads_option(*sub, opts->threads);
+  return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_info(*opts); }); }};
+}
+
+}  // namespace grundy::cli

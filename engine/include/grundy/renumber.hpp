@@ -1,0 +1,30 @@
+// Renumbering a game so that every topological layer is a contiguous range
+// of ids, in layer order (what `convert --layered` and `gen --layered` store).
+//
+// A mex pass over such ids reads offsets and rows front to back, instead of
+// at random: on the machines measured, the difference between ~25 and ~3.5
+// ns an edge. Nodes keep their input order inside a layer (sorted by id), so
+// the result does not depend on the thread count that computed the layers.
+#pragma once
+
+#include "grundy/csr_graph.hpp"
+#include "grundy/layering.hpp"
+#include "grundy/parallel.hpp"
+
+namespace grundy {
+
+/// Where the renumbered game goes (sized n+1, m, k, layers+1, n).
+struct RenumberedBuffers {
+  edge_t* offsets;
+  node_t* targets;
+  node_t* tokens;
+  node_t* layer_begin;
+  node_t* original_ids;  ///< new id -> old id
+};
+
+/// Sorts each layer of `layers` by id (making it thread-count independent)
+/// and writes the renumbered game. Tokens follow their nodes.
+void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc,
+                        const RenumberedBuffers& out);
+
+}  // namespace grundy

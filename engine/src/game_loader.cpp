@@ -1,0 +1,24 @@
+#include "grundy/game_loader.hpp"
+
+#include "grundy/classic_text.hpp"
+#include "grundy/gcsr.hpp"
+
+namespace grundy {
+
+LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
+                     PhaseTimer* timer) {
+  LoadedGame g;
+  if (looks_like_gcsr(bytes)) {
+    const GcsrGame file = read_gcsr(bytes, name, pc, timer);
+    g.view = file.game;
+    g.layer_begin = file.layer_begin;
+    g.original_ids = file.original_ids;
+    g.format = "gcsr";
+    return g;
+  }
+  g.owned = parse_classic(bytes, {name, pc.threads, timer});
+  g.view = g.owned.view();
+  return g;
+}
+
+}  // namespace grundy

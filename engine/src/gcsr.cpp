@@ -1,0 +1,306 @@
+#include "grundy/gcsr.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "grundy/input_error.hpp"
+#include "grundy/temp_file.hpp"
+
+namespace grundy {
+namespace {
+
+// The fixed header (FORMAT.md), little-endian, followed by the section table.
+struct Header {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t header_bytes;
+  std::uint64_t n, m, k;
+  std::uint8_t id_bytes;
+  std::uint8_t offset_bytes;
+  std::uint16_t flags;
+  std::uint32_t section_count;
+  std::uint64_t file_bytes;
+  std::uint64_t checksum;
+};
+static_assert(sizeof(Header) == 64);
+
+struct Section {
+  std::uint32_t kind;
+  std::uint32_t flags;
+  std::uint64_t offset, bytes, count;
+};
+static_assert(sizeof(Section) == 32);
+
+enum : std::uint32_t { kOffsets = 1, kTargets = 2, kTokens = 3, kLayers = 4, kOriginalIds = 5 };
+constexpr std::uint32_t kSectionRequired = 1;
+constexpr std::uint16_t kFlagLayered = 1;
+constexpr std::uint32_t kMaxSections = 64;
+constexpr std::uint64_t kAlign = 64;
+
+static_assert(std::endian::native == std::endian::little,
+              "the .gcsr arrays are used in place: a big-endian build needs a byte-swapping reader");
+
+// FNV-1a over the header (checksum field as zero) and the section table.
+std::uint64_t checksum(const char* header, std::size_t bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    const bool in_field = i >= offsetof(Header, checksum) && i < offsetof(Header, checksum) + 8;
+    h = (h ^ static_cast<unsigned char>(in_field ? 0 : header[i])) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+
+const char* section_name(std::uint32_t kind) {
+  switch (kind) {
+    case kOffsets: return "offsets";
+    case kTargets: return "targets";
+    case kTokens: return "tokens";
+    case kLayers: return "layers";
+    case kOriginalIds: return "original ids";
+  }
+  return "unknown";
+}
+
+// The lowest index at which a parallel check failed (SIZE_MAX: none), so the
+// error names the same place whatever the thread count.
+class FirstFailure {
+ public:
+  void offer(std::uint64_t i) {
+    std::uint64_t seen = first_.load(std::memory_order_relaxed);
+    while (i < seen && !first_.compare_exchange_weak(seen, i)) {
+    }
+  }
+  std::uint64_t get() const { return first_.load(); }
+  bool any() const { return get() != UINT64_MAX; }
+
+ private:
+  std::atomic<std::uint64_t> first_{UINT64_MAX};
+};
+
+// Runs check(i) for i in [0, count) in parallel; returns the first failing i.
+template <class Check>
+std::uint64_t first_failing(const ParallelConfig& pc, std::uint64_t count, const Check& check) {
+  FirstFailure first;
+  for_range(pc, 0, count, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      if (!check(i)) {
+        first.offer(i);
+        return;
+      }
+  });
+  return first.get();
+}
+
+}  // namespace
+
+bool looks_like_gcsr(std::string_view bytes) {
+  return bytes.size() >= sizeof kGcsrMagic &&
+         std::memcmp(bytes.data(), kGcsrMagic, sizeof kGcsrMagic) == 0;
+}
+
+GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
+                   PhaseTimer* timer) {
+  if (timer) timer->start("validate");
+  const auto fail = [&](const std::string& what) -> void { throw InputError(name + ": " + what); };
+  const std::uint64_t size = bytes.size();
+  if (!looks_like_gcsr(bytes)) fail("not a .gcsr file (bad magic)");
+  if (size < sizeof(Header)) fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
+  Header h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (h.version != kGcsrVersion)
+    fail(".gcsr version " + std::to_string(h.version) + " is not supported (this grundy reads version " +
+         std::to_string(kGcsrVersion) + ")");
+  if (h.section_count > kMaxSections) fail("corrupt header: " + std::to_string(h.section_count) + " sections");
+  if (h.header_bytes != sizeof(Header) + h.section_count * sizeof(Section))
+    fail("corrupt header: header size " + std::to_string(h.header_bytes) + " does not match " +
+         std::to_string(h.section_count) + " sections");
+  if (h.header_bytes > size) fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
+  if (h.file_bytes != size)
+    fail("file is " + std::to_string(size) + " bytes but its header says " + std::to_string(h.file_bytes) +
+         (size < h.file_bytes ? " (truncated)" : ""));
+  if (checksum(bytes.data(), h.header_bytes) != h.checksum) fail("corrupt header: checksum mismatch");
+  if (h.id_bytes != sizeof(node_t)) fail("unsupported id width " + std::to_string(h.id_bytes) + " bytes");
+  if (h.offset_bytes != sizeof(edge_t)) fail("unsupported offset width " + std::to_string(h.offset_bytes) + " bytes");
+  if (h.n > kMaxNodes) fail("N = " + std::to_string(h.n) + " is too large");
+  if (h.n == 0 && h.k > 0) fail("K = " + std::to_string(h.k) + " tokens, but the graph has no nodes");
+  if ((h.flags & ~kFlagLayered) != 0) fail("unknown flags " + std::to_string(h.flags));
+  const bool layered = h.flags & kFlagLayered;
+
+  const char* found[6] = {};
+  std::uint64_t counts[6] = {};
+  for (std::uint32_t i = 0; i < h.section_count; ++i) {
+    Section s;
+    std::memcpy(&s, bytes.data() + sizeof(Header) + i * sizeof(Section), sizeof s);
+    const std::string what = std::string("section ") + std::to_string(i) + " (" + section_name(s.kind) + ")";
+    if (s.kind < kOffsets || s.kind > kOriginalIds) {
+      if (s.flags & kSectionRequired)
+        fail(what + ": required section of kind " + std::to_string(s.kind) + " is unknown to this grundy");
+      continue;  // an optional section from a newer writer
+    }
+    if (found[s.kind]) fail(what + ": appears twice");
+    if (s.offset % kAlign != 0) fail(what + ": offset " + std::to_string(s.offset) + " is not 64-byte aligned");
+    if (s.offset < h.header_bytes || s.offset > size || s.bytes > size - s.offset)
+      fail(what + ": bytes " + std::to_string(s.offset) + "+" + std::to_string(s.bytes) +
+           " lie outside the file (" + std::to_string(size) + " bytes)");
+    const std::uint64_t elem = s.kind == kOffsets ? sizeof(edge_t) : sizeof(node_t);
+    if (s.count > s.bytes / elem || s.count * elem != s.bytes)
+      fail(what + ": " + std::to_string(s.bytes) + " bytes do not hold " + std::to_string(s.count) + " entries");
+    const std::uint64_t want = s.kind == kOffsets ? h.n + 1 : s.kind == kTargets ? h.m
+                               : s.kind == kTokens ? h.k : s.kind == kOriginalIds ? h.n : s.count;
+    if (s.count != want)
+      fail(what + ": " + std::to_string(s.count) + " entries, expected " + std::to_string(want));
+    if (s.kind == kLayers && s.count < 1) fail(what + ": empty");
+    found[s.kind] = bytes.data() + s.offset;
+    counts[s.kind] = s.count;
+  }
+  for (std::uint32_t kind : {kOffsets, kTargets, kTokens})
+    if (!found[kind]) fail(std::string("missing ") + section_name(kind) + " section");
+  if (layered != (found[kLayers] != nullptr) || layered != (found[kOriginalIds] != nullptr))
+    fail("layered flag does not match the layers and original ids sections");
+
+  GcsrGame g;
+  const auto* off = reinterpret_cast<const edge_t*>(found[kOffsets]);
+  const auto* targets = reinterpret_cast<const node_t*>(found[kTargets]);
+  const auto* tokens = reinterpret_cast<const node_t*>(found[kTokens]);
+  const auto n = static_cast<node_t>(h.n);
+  g.game.graph = {n, h.m, off, targets};
+  g.game.tokens = {tokens, static_cast<std::size_t>(h.k)};
+
+  // The arrays, in parallel. Offsets first: the other checks index by them.
+  if (off[0] != 0) fail("offsets[0] is " + std::to_string(off[0]) + ", not 0");
+  if (off[n] != h.m) fail("offsets[N] is " + std::to_string(off[n]) + ", not M = " + std::to_string(h.m));
+  if (const auto i = first_failing(pc, n, [&](std::uint64_t u) { return off[u] <= off[u + 1]; }); i != UINT64_MAX)
+    fail("offsets decrease at node " + std::to_string(i + 1) + " (" + std::to_string(off[i]) + " > " +
+         std::to_string(off[i + 1]) + ")");
+  if (const auto e = first_failing(pc, h.m, [&](std::uint64_t i) { return targets[i] < n; }); e != UINT64_MAX)
+    fail("edge " + std::to_string(e + 1) + ": target id " + std::to_string(std::uint64_t{targets[e]} + 1) +
+         " is out of range 1.." + std::to_string(h.n));
+  if (const auto t = first_failing(pc, h.k, [&](std::uint64_t i) { return tokens[i] < n; }); t != UINT64_MAX)
+    fail("token " + std::to_string(t + 1) + ": node id " + std::to_string(std::uint64_t{tokens[t]} + 1) +
+         " is out of range 1.." + std::to_string(h.n));
+  if (layered) {
+    const auto* lb = reinterpret_cast<const node_t*>(found[kLayers]);
+    const std::uint64_t layers = counts[kLayers] - 1;
+    if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
+    if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
+      fail("layer " + std::to_string(l) + " is empty or out of order");
+    // Every edge must point into a later layer: that makes the graph a DAG
+    // and the stored layers a valid order, so solving can skip layering.
+    FirstFailure bad_node;
+    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+      std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
+      for (std::size_t u = b; u < e; ++u) {
+        while (u >= lb[l + 1]) ++l;
+        for (edge_t i = off[u]; i < off[u + 1]; ++i)
+          if (targets[i] < lb[l + 1]) {
+            bad_node.offer(u);
+            return;
+          }
+      }
+    });
+    if (bad_node.any())
+      fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
+    const auto* orig = reinterpret_cast<const node_t*>(found[kOriginalIds]);
+    std::vector<std::atomic<std::uint64_t>> seen((h.n + 63) / 64);
+    if (const auto i = first_failing(pc, h.n, [&](std::uint64_t u) {
+          if (orig[u] >= n) return false;
+          const std::uint64_t bit = std::uint64_t{1} << (orig[u] % 64);
+          return (seen[orig[u] / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+        }); i != UINT64_MAX)
+      fail("original ids are not a permutation of 1..N (at node " + std::to_string(i + 1) + ")");
+    g.layer_begin = {lb, static_cast<std::size_t>(counts[kLayers])};
+    g.original_ids = {orig, static_cast<std::size_t>(h.n)};
+  }
+  if (timer) timer->stop();
+  return g;
+}
+
+GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, std::uint64_t layers)
+    : path_(std::move(path)) {
+  std::vector<Section> table = {{kOffsets, kSectionRequired, 0, (n + std::uint64_t{1}) * sizeof(edge_t), n + std::uint64_t{1}},
+                                {kTargets, kSectionRequired, 0, m * sizeof(node_t), m},
+                                {kTokens, kSectionRequired, 0, k * sizeof(node_t), k}};
+  if (layers > 0) {
+    table.push_back({kLayers, kSectionRequired, 0, (layers + 1) * sizeof(node_t), layers + 1});
+    table.push_back({kOriginalIds, kSectionRequired, 0, std::uint64_t{n} * sizeof(node_t), n});
+  }
+  Header h{};
+  std::memcpy(h.magic, kGcsrMagic, sizeof h.magic);
+  h.version = kGcsrVersion;
+  h.section_count = static_cast<std::uint32_t>(table.size());
+  h.header_bytes = static_cast<std::uint32_t>(sizeof(Header) + table.size() * sizeof(Section));
+  h.n = n;
+  h.m = m;
+  h.k = k;
+  h.id_bytes = sizeof(node_t);
+  h.offset_bytes = sizeof(edge_t);
+  h.flags = layers > 0 ? kFlagLayered : 0;
+  std::uint64_t at = align_up(h.header_bytes);
+  for (auto& s : table) {
+    s.offset = at;
+    at = align_up(at + s.bytes);
+  }
+  h.file_bytes = at;
+  size_ = at;
+
+  auto temp = std::make_unique<TempFile>(path_);
+  // Reserve every block now: a full disk fails here with ENOSPC, instead of
+  // as a SIGBUS when a page of the mapping is first written.
+  if (const int err = ::posix_fallocate(temp->fd(), 0, static_cast<off_t>(size_)); err != 0)
+    throw InputError(path_ + ": cannot reserve " + std::to_string(size_) + " bytes: " + std::strerror(err));
+  void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, temp->fd(), 0);
+  if (p == MAP_FAILED) throw InputError(path_ + ": cannot map for writing: " + std::strerror(errno));
+  base_ = static_cast<char*>(p);
+  std::memcpy(base_, &h, sizeof h);
+  std::memcpy(base_ + sizeof h, table.data(), table.size() * sizeof(Section));
+  offsets_ = reinterpret_cast<edge_t*>(base_ + table[0].offset);
+  targets_ = reinterpret_cast<node_t*>(base_ + table[1].offset);
+  tokens_ = reinterpret_cast<node_t*>(base_ + table[2].offset);
+  if (layers > 0) {
+    layer_begin_ = reinterpret_cast<node_t*>(base_ + table[3].offset);
+    original_ids_ = reinterpret_cast<node_t*>(base_ + table[4].offset);
+  }
+  temp_file_ = std::move(temp);
+}
+
+GcsrWriter::~GcsrWriter() {
+  if (base_ != nullptr) ::munmap(base_, size_);
+}
+
+void GcsrWriter::commit() {
+  Header h;
+  std::memcpy(&h, base_, sizeof h);
+  h.checksum = checksum(base_, h.header_bytes);
+  std::memcpy(base_, &h, sizeof h);
+  if (::msync(base_, size_, MS_SYNC) != 0)
+    throw InputError(path_ + ": write failed: " + std::strerror(errno));
+  ::munmap(base_, size_);
+  base_ = nullptr;
+  temp_file_->commit();
+}
+
+void write_gcsr(const std::string& path, const GameView& game, std::span<const node_t> layer_begin,
+                std::span<const node_t> original_ids) {
+  const CsrView& g = game.graph;
+  GcsrWriter w(path, g.n, g.m, game.tokens.size(), layer_begin.empty() ? 0 : layer_begin.size() - 1);
+  std::memcpy(w.offsets(), g.offsets, (std::size_t{g.n} + 1) * sizeof(edge_t));
+  std::memcpy(w.targets(), g.targets, g.m * sizeof(node_t));
+  std::memcpy(w.tokens(), game.tokens.data(), game.tokens.size() * sizeof(node_t));
+  if (!layer_begin.empty()) {
+    std::memcpy(w.layer_begin(), layer_begin.data(), layer_begin.size_bytes());
+    std::memcpy(w.original_ids(), original_ids.data(), original_ids.size_bytes());
+  }
+  w.commit();
+}
+
+}  // namespace grundy

@@ -1,0 +1,243 @@
+// The .gcsr format: round trips, layered renumbering, and hostile files.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "grundy/classic_text.hpp"
+#include "grundy/gcsr.hpp"
+#include "grundy/generator.hpp"
+#include "grundy/input_error.hpp"
+#include "grundy/layering.hpp"
+#include "grundy/level_solver.hpp"
+#include "grundy/renumber.hpp"
+#include "grundy/serial_solver.hpp"
+#include "run_process.hpp"
+
+namespace grundy {
+namespace {
+
+using testing::read_file;
+using testing::run_grundy;
+using testing::TempDir;
+
+std::string error_of(const std::string& bytes) {
+  try {
+    read_gcsr(bytes, "f.gcsr", {2, 4, 4});
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Gcsr, RoundTripKeepsEveryArray) {
+  TempDir dir;
+  for (Shape s : {Shape::uniform, Shape::chain, Shape::kron}) {
+    const OwnedGame g = generate({s, 3000, 20000, 9, 4});
+    write_gcsr(dir.file("g.gcsr"), g.view());
+    const std::string bytes = read_file(dir.file("g.gcsr"));
+    const GcsrGame f = read_gcsr(bytes, "g", {1});
+    ASSERT_EQ(f.game.graph.n, g.n);
+    ASSERT_EQ(f.game.graph.m, g.targets.size());
+    EXPECT_TRUE(std::equal(g.offsets.begin(), g.offsets.end(), f.game.graph.offsets));
+    EXPECT_TRUE(std::equal(g.targets.begin(), g.targets.end(), f.game.graph.targets));
+    EXPECT_TRUE(std::equal(g.tokens.begin(), g.tokens.end(), f.game.tokens.begin()));
+    EXPECT_TRUE(f.layer_begin.empty());
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(f.game.graph.targets) % 64,
+              reinterpret_cast<std::uintptr_t>(bytes.data()) % 64)
+        << "arrays are 64-byte aligned in the file";
+  }
+}
+
+TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
+  TempDir dir;
+  for (Shape s : {Shape::uniform, Shape::layered, Shape::chain, Shape::powerlaw}) {
+    const OwnedGame g = generate({s, 4000, 30000, 5, 8, 6});
+    const auto want = serial_sg(g.graph()).to_vector();
+    Layers layers = compute_layers(g.graph(), {1});
+    OwnedGame r;
+    r.n = g.n;
+    r.offsets.resize(g.n + 1);
+    r.targets.resize(g.targets.size());
+    r.tokens.resize(g.tokens.size());
+    Array<node_t> begin(layers.count() + 1), original(g.n);
+    renumber_by_layers(g.view(), layers, {1}, {r.offsets.data(), r.targets.data(), r.tokens.data(), begin.data(), original.data()});
+    write_gcsr(dir.file("l.gcsr"), r.view(), begin, original);
+    const std::string bytes = read_file(dir.file("l.gcsr"));
+    const GcsrGame f = read_gcsr(bytes, "l", {1});
+    ASSERT_EQ(f.layer_begin.size(), layers.count() + 1);
+    const SgValues got = level_sg(f.game.graph, {1}, nullptr, f.layer_begin);
+    for (node_t u = 0; u < g.n; ++u) ASSERT_EQ(got[u], want[f.original_ids[u]]) << shape_name(s);
+    for (std::size_t t = 0; t < g.tokens.size(); ++t)
+      EXPECT_EQ(f.original_ids[f.game.tokens[t]], g.tokens[t]);
+  }
+}
+
+// A valid file to damage: small, with every section.
+std::string sample_file(bool layered) {
+  TempDir dir;
+  const std::string path = dir.file("s.gcsr");
+  const auto r = run_grundy({"convert", "-q", GRUNDY_SOURCE_DIR "/datasets/sample.txt", path,
+                             layered ? "--layered" : "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return read_file(path);
+}
+
+TEST(Gcsr, EveryTruncationIsRejected) {
+  for (bool layered : {false, true}) {
+    const std::string good = sample_file(layered);
+    ASSERT_EQ(error_of(good), "");
+    for (std::size_t len = 0; len < good.size(); ++len) {
+      const std::string e = error_of(good.substr(0, len));
+      EXPECT_NE(e, "") << "truncated at " << len;
+      EXPECT_EQ(e.rfind("f.gcsr: ", 0), 0u) << e;
+    }
+  }
+}
+
+TEST(Gcsr, EveryAlteredHeaderByteIsRejected) {
+  const std::string good = sample_file(true);
+  std::uint32_t header_bytes;
+  std::memcpy(&header_bytes, good.data() + 12, 4);
+  for (std::size_t i = 0; i < header_bytes; ++i) {
+    for (unsigned char flip : {0x01, 0x80, 0xff}) {
+      std::string bad = good;
+      bad[i] = static_cast<char>(bad[i] ^ flip);
+      EXPECT_NE(error_of(bad), "") << "byte " << i << " ^ " << int(flip);
+    }
+  }
+}
+
+TEST(Gcsr, DamagedArraysAreRejectedWithTheirPlace) {
+  TempDir dir;
+  const OwnedGame g = generate({Shape::uniform, 100, 400, 3, 4});
+  write_gcsr(dir.file("g.gcsr"), g.view());
+  const std::string good = read_file(dir.file("g.gcsr"));
+  const GcsrGame f = read_gcsr(good, "g", {1});
+  const auto at = [&](const void* p) { return static_cast<std::size_t>(static_cast<const char*>(p) - good.data()); };
+  {
+    std::string bad = good;  // offsets[10] > offsets[11]
+    const edge_t big = g.offsets[11] + 1;
+    std::memcpy(bad.data() + at(f.game.graph.offsets + 10), &big, 8);
+    EXPECT_EQ(error_of(bad).find("f.gcsr: offsets decrease at node"), 0u) << error_of(bad);
+  }
+  {
+    std::string bad = good;
+    const node_t out = 100;
+    std::memcpy(bad.data() + at(f.game.graph.targets + 7), &out, 4);
+    EXPECT_EQ(error_of(bad), "f.gcsr: edge 8: target id 101 is out of range 1..100");
+  }
+  {
+    std::string bad = good;
+    const node_t out = 1000;
+    std::memcpy(bad.data() + at(f.game.tokens.data() + 2), &out, 4);
+    EXPECT_EQ(error_of(bad), "f.gcsr: token 3: node id 1001 is out of range 1..100");
+  }
+  EXPECT_EQ(error_of(""), "f.gcsr: not a .gcsr file (bad magic)");
+  EXPECT_EQ(error_of(std::string(kGcsrMagic, 8)), "f.gcsr: truncated .gcsr header (8 bytes)");
+}
+
+TEST(Gcsr, RandomBytesAreRejected) {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    std::string bytes(kGcsrMagic, 8);
+    const std::size_t len = mix(seed, 1, 0) % 600;
+    for (std::size_t i = 0; i < len; ++i) bytes += static_cast<char>(mix(seed, 2, i));
+    EXPECT_NE(error_of(bytes), "");
+  }
+}
+
+TEST(Gcsr, LayersThatLieAreRejected) {
+  // Edges within one layer would make the stored order wrong: refused.
+  const std::string good = sample_file(true);
+  const GcsrGame f = read_gcsr(good, "s", {1});
+  std::string bad = good;
+  const auto at = static_cast<std::size_t>(reinterpret_cast<const char*>(f.layer_begin.data() + 1) - good.data());
+  node_t merged = f.layer_begin[2];
+  std::memcpy(bad.data() + at, &merged, 4);  // layers 0 and 1 overlap
+  EXPECT_NE(error_of(bad), "");
+}
+
+TEST(GcsrCli, SolveGivesTheSameAnswerAsText) {
+  TempDir dir;
+  for (Shape s : {Shape::uniform, Shape::layered, Shape::chain, Shape::powerlaw, Shape::tournament, Shape::kron}) {
+    const std::string text = dir.file("g.txt");
+    ASSERT_EQ(run_grundy({"gen", "--shape", std::string(shape_name(s)), "--nodes", "300", "--edges", "2000",
+                          "--tokens", "6", "--layers", "4", text}).exit_code, 0);
+    const auto want = run_grundy({"solve", text, "--move", "--sg-out", "-"});
+    ASSERT_EQ(want.exit_code, 0);
+    for (const char* layered : {"-q", "--layered"}) {
+      ASSERT_EQ(run_grundy({"convert", "-q", text, dir.file("g.gcsr"), layered}).exit_code, 0);
+      for (const char* algo : {"level", "serial", "bgl"}) {
+        const auto got = run_grundy({"solve", dir.file("g.gcsr"), "--algo", algo, "--move", "--sg-out", "-", "--verify"});
+        EXPECT_EQ(got.exit_code, 0) << got.err;
+        EXPECT_EQ(got.out, want.out) << shape_name(s) << " " << layered << " " << algo;
+      }
+    }
+  }
+}
+
+TEST(GcsrCli, GenWritesTheSameBytesForEveryThreadCount) {
+  TempDir dir;
+  for (const char* shape : {"uniform", "kron", "powerlaw"}) {
+    for (const char* threads : {"1", "2", "3"}) {
+      const auto r = run_grundy({"gen", "--shape", shape, "--nodes", "20000", "--edges", "200000", "--threads",
+                                 threads, dir.file(std::string("g") + threads + ".gcsr")});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    EXPECT_EQ(read_file(dir.file("g1.gcsr")), read_file(dir.file("g2.gcsr"))) << shape;
+    EXPECT_EQ(read_file(dir.file("g1.gcsr")), read_file(dir.file("g3.gcsr"))) << shape;
+  }
+  for (const char* threads : {"1", "2"})
+    ASSERT_EQ(run_grundy({"gen", "--nodes", "20000", "--edges", "200000", "--layered", "--threads", threads,
+                          dir.file(std::string("l") + threads + ".gcsr")}).exit_code, 0);
+  EXPECT_EQ(read_file(dir.file("l1.gcsr")), read_file(dir.file("l2.gcsr")));
+}
+
+TEST(GcsrCli, EdgeListsWithBaseAndTokens) {
+  TempDir dir;
+  const std::string el = dir.write("g.el", "0 1\n1 2\n0 2\n");
+  ASSERT_EQ(run_grundy({"convert", "-q", el, dir.file("a.gcsr"), "--tokens", "0,1"}).exit_code, 0);
+  EXPECT_EQ(run_grundy({"solve", dir.file("a.gcsr"), "--sg-out", "-"}).out, "win\n2\n1\n0\n");
+  const std::string el1 = dir.write("h.el", "1 2\n2 3\n1 3\n");
+  ASSERT_EQ(run_grundy({"convert", "-q", el1, dir.file("b.gcsr"), "--base", "1", "--tokens", "1,2"}).exit_code, 0);
+  EXPECT_EQ(run_grundy({"solve", dir.file("b.gcsr")}).out, "win\n");
+  auto r = run_grundy({"convert", el, dir.file("c.gcsr"), "--tokens", "7"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("token 1: node id 7 is not a node"), std::string::npos) << r.err;
+  r = run_grundy({"convert", dir.write("d.el", "0 1\n2\n"), dir.file("d.gcsr")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("d.gcsr")));
+  r = run_grundy({"convert", dir.write("e.el", "0 1\n1 0\n"), dir.file("e.gcsr"), "--layered"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cycle: 1 -> 2 -> 1"), std::string::npos) << r.err;
+}
+
+TEST(GcsrCli, CorruptFilesFailCleanlyThroughTheBinary) {
+  TempDir dir;
+  const std::string good = sample_file(false);
+  for (std::size_t len : {std::size_t{0}, std::size_t{5}, std::size_t{63}, std::size_t{200}, good.size() - 1}) {
+    const std::string f = dir.write("t.gcsr", good.substr(0, len));
+    for (const char* cmd : {"solve", "info"}) {
+      const auto r = run_grundy({cmd, f});
+      EXPECT_EQ(r.signal, 0);
+      EXPECT_EQ(r.exit_code, 1) << len;
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+  }
+}
+
+TEST(GcsrCli, InfoReportsTheGraphsFacts) {
+  TempDir dir;
+  ASSERT_EQ(run_grundy({"gen", "--shape", "tournament", "--nodes", "100", "--tokens", "3", dir.file("t.gcsr")}).exit_code, 0);
+  const auto r = run_grundy({"info", "--json", dir.file("t.gcsr")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* fact : {"\"n\": 100,", "\"m\": 4950,", "\"k\": 3,", "\"depth\": 100,", "\"widest_layer\": 1,",
+                           "\"out_degree\": {\"max\": 99,", "\"sg\": {\"max\": 99,", "\"format\": \"gcsr\""})
+    EXPECT_NE(r.out.find(fact), std::string::npos) << fact << " in " << r.out;
+  const auto text = run_grundy({"info", GRUNDY_SOURCE_DIR "/datasets/sample.txt"});
+  EXPECT_NE(text.out.find("depth          4 layers"), std::string::npos) << text.out;
+}
+
+}  // namespace
+}  // namespace grundy
