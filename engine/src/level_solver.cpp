@@ -14,6 +14,12 @@ void mex_range(const node_t* __restrict order, const edge_t* __restrict off,
                const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
                std::size_t b, std::size_t e) {
   for (std::size_t i = e; i-- > b;) {
+    if constexpr (!Identity) {
+      // Random ids: start the row loads of nodes a few steps ahead (their
+      // offsets first, then their rows), so that misses overlap.
+      if (i >= b + 16) __builtin_prefetch(off + order[i - 16]);
+      if (i >= b + 8) __builtin_prefetch(targets + off[order[i - 8]]);
+    }
     const node_t u = Identity ? static_cast<node_t>(i) : order[i];
     const edge_t first = off[u];
     const auto d = static_cast<std::size_t>(off[u + 1] - first);

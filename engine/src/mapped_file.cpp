@@ -35,7 +35,7 @@ MappedFile::MappedFile(const std::string& path) : name_(path == "-" ? "<stdin>" 
   if (S_ISREG(st.st_mode)) {
     size_ = static_cast<std::size_t>(st.st_size);
     if (size_ > 0) {
-      mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
       if (mapping_ == MAP_FAILED) {
         mapping_ = nullptr;
         if (!is_stdin) ::close(fd);

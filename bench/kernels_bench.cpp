@@ -1,0 +1,201 @@
+// The engine's kernels in isolation, with Google Benchmark.
+//
+// Counters follow Google Benchmark's conventions: items_per_second counts
+// edges, bytes_per_second input bytes. Parallel kernels take the thread
+// count as their argument and run inside a oneTBB arena of that size under a
+// global_control cap (not ->Threads(), which would start N copies of the
+// benchmark), measured in real time.
+#include <benchmark/benchmark.h>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "grundy/bgl_baseline.hpp"
+#include "grundy/classic_text.hpp"
+#include "grundy/floor_kernel.hpp"
+#include "grundy/gcsr.hpp"
+#include "grundy/generator.hpp"
+#include "grundy/layering.hpp"
+#include "grundy/level_solver.hpp"
+#include "grundy/mapped_file.hpp"
+#include "grundy/mex.hpp"
+#include "grundy/output_file.hpp"
+#include "grundy/renumber.hpp"
+#include "grundy/serial_solver.hpp"
+
+namespace grundy {
+namespace {
+
+// One uniform DAG for the graph kernels: 10^6 nodes, 10^7 edges, random ids.
+const OwnedGame& graph() {
+  static const OwnedGame g = generate({Shape::uniform, 1'000'000, 10'000'000, 100, 1}, {2});
+  return g;
+}
+
+// The same graph renumbered by layers (what `convert --layered` stores).
+struct Renumbered {
+  OwnedGame game;
+  Array<node_t> begin, original;
+};
+const Renumbered& layered_graph() {
+  static const Renumbered r = [] {
+    const OwnedGame& g = graph();
+    Layers layers = compute_layers(g.graph(), {1});
+    Renumbered out;
+    out.game.n = g.n;
+    out.game.offsets.resize(g.n + 1);
+    out.game.targets.resize(g.targets.size());
+    out.game.tokens.resize(g.tokens.size());
+    out.begin.resize(layers.count() + 1);
+    out.original.resize(g.n);
+    renumber_by_layers(g.view(), layers, {1},
+                       {out.game.offsets.data(), out.game.targets.data(), out.game.tokens.data(),
+                        out.begin.data(), out.original.data()});
+    return out;
+  }();
+  return r;
+}
+
+template <class F>
+void with_threads(benchmark::State& state, F&& body) {
+  const int threads = static_cast<int>(state.range(0));
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  tbb::task_arena arena(threads);
+  arena.execute([&] { body(ParallelConfig{static_cast<unsigned>(threads)}); });
+}
+
+void edges_counter(benchmark::State& state, edge_t m) {
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * m));
+}
+
+// --- mex: the 64-bit mask path against the wide bitset path -----------------
+
+void BM_Mex(benchmark::State& state) {
+  const auto degree = static_cast<std::size_t>(state.range(0));
+  constexpr std::size_t kNodes = 1 << 12;
+  // Successor values 0..degree-1 in a shuffled order: the mex is the degree.
+  Array<std::uint16_t> sg(degree);
+  Array<node_t> succ(degree * kNodes);
+  for (std::size_t i = 0; i < degree; ++i) sg[i] = static_cast<std::uint16_t>(i);
+  for (std::size_t i = 0; i < succ.size(); ++i) succ[i] = static_cast<node_t>(mix(1, 1, i) % degree);
+  BitsetMex mex;
+  for (auto _ : state)
+    for (std::size_t u = 0; u < kNodes; ++u) benchmark::DoNotOptimize(mex(succ.data() + u * degree, degree, sg.data()));
+  edges_counter(state, degree * kNodes);
+  state.SetLabel(degree < 64 ? "mask" : "wide");
+}
+BENCHMARK(BM_Mex)->Arg(4)->Arg(16)->Arg(63)->Arg(64)->Arg(256)->Arg(2048);
+
+// --- the floor: read every edge, gather the target's value -------------------
+
+void BM_FloorGather(benchmark::State& state) {
+  const CsrView g = graph().graph();
+  const SgValues values(g.n, g.m);
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) benchmark::DoNotOptimize(floor_gather(g, values, pc));
+  });
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_FloorGather)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- layering and one SG pass -------------------------------------------------
+
+void BM_Layering(benchmark::State& state) {
+  const CsrView g = graph().graph();
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) benchmark::DoNotOptimize(compute_layers(g, pc).count());
+  });
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_Layering)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_SgPass(benchmark::State& state) {
+  const CsrView g = graph().graph();
+  const Layers layers = compute_layers(g, {1});
+  SgValues sg(g.n, g.m);
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) level_mex(g, {layers.order.data(), layers.begin}, pc, sg);
+  });
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_SgPass)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_SgPassLayeredIds(benchmark::State& state) {
+  const Renumbered& r = layered_graph();
+  const CsrView g = r.game.graph();
+  SgValues sg(g.n, g.m);
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) level_mex(g, {nullptr, r.begin}, pc, sg);
+  });
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_SgPassLayeredIds)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- whole solvers, for scale --------------------------------------------------
+
+void BM_SerialSolver(benchmark::State& state) {
+  const CsrView g = graph().graph();
+  for (auto _ : state) benchmark::DoNotOptimize(serial_sg(g).size());
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_SerialSolver)->Unit(benchmark::kMillisecond);
+
+void BM_BglBaseline(benchmark::State& state) {
+  const CsrView g = graph().graph();
+  for (auto _ : state) benchmark::DoNotOptimize(bgl_sg(g).size());
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_BglBaseline)->Unit(benchmark::kMillisecond);
+
+// --- input: the text parser and the .gcsr validator ----------------------------
+
+const std::string& text_instance() {
+  static const std::string text = [] {
+    const std::string path = "/tmp/grundy-kernels-" + std::to_string(::getpid()) + ".txt";
+    {
+      OutputFile f(path);
+      write_classic(generate({Shape::uniform, 1'000'000, 2'000'000, 100, 2}).view(), f);
+      f.commit();
+    }
+    MappedFile in(path);
+    std::string copy(in.bytes());
+    std::remove(path.c_str());
+    return copy;
+  }();
+  return text;
+}
+
+void BM_ParseClassic(benchmark::State& state) {
+  const std::string& text = text_instance();
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) benchmark::DoNotOptimize(parse_classic(text, {"bench", pc.threads}).n);
+  });
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ParseClassic)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_GcsrValidate(benchmark::State& state) {
+  static const std::string file = [] {
+    const std::string path = "/tmp/grundy-kernels-" + std::to_string(::getpid()) + ".gcsr";
+    write_gcsr(path, graph().view());
+    MappedFile in(path);
+    std::string copy(in.bytes());
+    std::remove(path.c_str());
+    return copy;
+  }();
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) benchmark::DoNotOptimize(read_gcsr(file, "bench", pc).game.graph.m);
+  });
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.size()));
+  edges_counter(state, graph().targets.size());
+}
+BENCHMARK(BM_GcsrValidate)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace grundy
+
+BENCHMARK_MAIN();
