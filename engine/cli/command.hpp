@@ -18,6 +18,7 @@ struct Command {
 
 Command add_solve(CLI::App& root);
 Command add_gen(CLI::App& root);
+Command add_batch(CLI::App& root);
 Command add_convert(CLI::App& root);
 Command add_info(CLI::App& root);
 

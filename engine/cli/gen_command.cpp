@@ -22,6 +22,7 @@ struct GenOptions {
   std::string out;
   bool layered = false;
   unsigned threads = 0;
+  std::uint64_t instances = 1;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -51,6 +52,23 @@ int run_gen(GenOptions o) {
     generate_into(s, {w.offsets(), w.targets(), w.tokens()}, pc, report);
     progress.finish();
     w.commit();
+    return kOk;
+  }
+  if (o.instances > 1) {
+    if (binary) {
+      std::fprintf(stderr, "grundy: gen: --instances needs a text output (a stream of instances)\n");
+      return kUsage;
+    }
+    // A stream of concatenated instances, seeds seed, seed+1, ...: what
+    // `grundy batch` reads.
+    OutputFile file(o.out);
+    GenSpec one = s;
+    for (std::uint64_t i = 0; i < o.instances; ++i, ++one.seed) {
+      write_classic(generate(one, pc).view(), file);
+      progress.update(i * m);
+    }
+    progress.finish();
+    file.commit();
     return kOk;
   }
   OwnedGame game = generate(s, pc);
@@ -87,6 +105,10 @@ Command add_gen(CLI::App& root) {
   sub->add_flag("--layered", opts->layered,
                 "renumber nodes so that each topological layer is a contiguous id range, and store "
                 "the layers (.gcsr only)");
+  sub->add_option("--instances", opts->instances,
+                  "write this many instances (seeds seed, seed+1, ...) concatenated into one text stream")
+      ->default_val(1)
+      ->check(CLI::PositiveNumber);
   add_threads_option(*sub, opts->threads);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_gen(*opts); }); }};
 }

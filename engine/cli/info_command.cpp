@@ -12,6 +12,7 @@
 #include "grundy/layering.hpp"
 #include "grundy/level_solver.hpp"
 #include "grundy/mapped_file.hpp"
+#include "json.hpp"
 
 namespace grundy::cli {
 namespace {
@@ -54,21 +55,6 @@ void print_histogram(const char* title, const Histogram& h) {
       std::printf("  %10llu..%-10llu %12llu\n", static_cast<unsigned long long>(Histogram::low(b)),
                   static_cast<unsigned long long>(Histogram::high(b)),
                   static_cast<unsigned long long>(h.count[b]));
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 int run_info(const InfoOptions& o) {

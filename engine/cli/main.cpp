@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
                "and checks its answers"};
   app.require_subcommand(1, 1);
   app.set_version_flag("--version", GRUNDY_VERSION);
-  const std::vector<cli::Command> commands = {cli::add_solve(app), cli::add_convert(app),
+  const std::vector<cli::Command> commands = {cli::add_solve(app), cli::add_batch(app), cli::add_convert(app),
                                               cli::add_gen(app), cli::add_info(app)};
   try {
     app.parse(argc, argv);

@@ -19,14 +19,18 @@ class Progress {
       : what_(std::move(what)), total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {}
   ~Progress() { finish(); }
 
+  /// For jobs that learn their size only once they have started.
+  void set_total(std::uint64_t total) { total_.store(total, std::memory_order_relaxed); }
+
   void update(std::uint64_t done) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
     auto last = last_draw_.load(std::memory_order_relaxed);
     if (now - last < 200'000'000 || !last_draw_.compare_exchange_strong(last, now)) return;
+    const std::uint64_t total = total_.load(std::memory_order_relaxed);
     std::fprintf(stderr, "\r%s: %5.1f%% (%llu of %llu)", what_.c_str(),
-                 total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0,
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_));
+                 total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0,
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
     drawn_ = true;
   }
   void finish() {
@@ -35,7 +39,7 @@ class Progress {
 
  private:
   std::string what_;
-  std::uint64_t total_;
+  std::atomic<std::uint64_t> total_;
   bool enabled_;
   std::atomic<std::int64_t> last_draw_{0};
   std::atomic<bool> drawn_{false};

@@ -4,12 +4,14 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <string>
 #include <vector>
 
 #include "grundy/input_error.hpp"
 #include "grundy/memory_budget.hpp"
+#include "grundy/swar.hpp"
 
 namespace grundy {
 namespace {
@@ -56,15 +58,15 @@ struct Header {
   std::size_t body = 0;  // offset of the first byte after K
 };
 
-Header parse_header(std::string_view text, std::string_view source) {
+Header parse_header(std::string_view text, std::string_view source, std::size_t start) {
   static constexpr const char* kField[] = {"N (the node count)", "M (the edge count)",
                                            "K (the token count)"};
   std::uint64_t value[3];
-  std::size_t pos = 0, last = 0;
+  std::size_t pos = start, last = start;
   for (int f = 0; f < 3; ++f) {
     while (pos < text.size() && is_space(text[pos])) ++pos;
     if (pos == text.size()) {
-      if (f == 0) throw_at(source, text, 0, "empty input: expected the header \"N M K\"");
+      if (f == 0) throw_at(source, text, start, "empty input: expected the header \"N M K\"");
       throw_at(source, text, last, std::string("input ends before ") + kField[f]);
     }
     const std::string_view tok = token_at(text, pos);
@@ -83,11 +85,11 @@ Header parse_header(std::string_view text, std::string_view source) {
   }
   Header h{value[0], value[1], value[2], pos};
   if (h.n > kMaxNodes)
-    throw_at(source, text, 0,
+    throw_at(source, text, start,
              "N = " + std::to_string(h.n) + " is too large (at most " +
                  std::to_string(kMaxNodes) + " nodes)");
   if (h.n == 0 && h.k > 0)
-    throw_at(source, text, 0,
+    throw_at(source, text, start,
              "K = " + std::to_string(h.k) + " tokens, but the graph has no nodes (N = 0)");
   return h;
 }
@@ -125,6 +127,21 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
   for (;;) {
     while (p < e && kClass[static_cast<unsigned char>(*p)] == kSpace) ++p;
     if (p == e) break;
+    if (e - p >= 8) {
+      // The common case, without a branch per digit: 1 to 7 digits and then
+      // whitespace, all within the next eight bytes.
+      const std::uint64_t chunk = swar::load8(p);
+      const auto len = static_cast<unsigned>(std::countr_zero(swar::non_digits(chunk))) / 8;
+      if (len - 1 < 7 && kClass[static_cast<unsigned char>(p[len])] == kSpace) {
+        const std::uint64_t v = swar::parse_digits(chunk, len);
+        const auto offset = static_cast<std::size_t>(p - base);
+        if (idx >= need) return {idx - first, {ChunkError::kExtra, offset, idx}};
+        if (v - id_base >= limit) return {idx - first, {ChunkError::kOutOfRange, offset, idx}};
+        out[idx++] = static_cast<node_t>(v - id_base);
+        p += len;
+        continue;
+      }
+    }
     const char* const start = p;
     std::uint64_t v = 0;
     while (p < e) {
@@ -187,7 +204,7 @@ std::string slot_name(std::uint64_t index, const Header& h) {
 [[noreturn]] void report_short(std::string_view text, std::string_view source, const Header& h,
                                std::uint64_t count) {
   std::size_t last = text.size();
-  while (last > 0 && is_space(text[last - 1])) --last;
+  while (last > h.body && is_space(text[last - 1])) --last;
   const std::string what =
       count < 2 * h.m ? "input ends after " + std::to_string(count / 2) + " of " +
                             std::to_string(h.m) + " edges"
@@ -217,12 +234,14 @@ struct BodyScan {
   ChunkError error;
 };
 
-BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules, unsigned threads) {
+BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules, unsigned threads,
+                  Array<node_t>&& ids = {}) {
   const std::size_t body_bytes = text.size() - begin;
   // Each number takes at least one digit and one separator, so the body holds
   // at most (bytes + 1) / 2 of them: the array is sized by the input, never by
   // a header alone. A header promising more fails later as a short input.
   BodyScan scan;
+  scan.ids = std::move(ids);
   scan.ids.resize(static_cast<std::size_t>(std::min<std::uint64_t>(rules.need, (body_bytes + 1) / 2)));
   if (threads <= 1 || body_bytes < kParallelMinBytes) {
     const ChunkResult r = parse_chunk(text, begin, text.size(), 0, rules, scan.ids.data());
@@ -274,26 +293,43 @@ void reject_self_loops(std::string_view text, std::string_view source, std::size
 }  // namespace
 
 OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
+  OwnedGame game;
+  Array<node_t> ids;
+  parse_classic(text, options, game, ids);
+  return game;
+}
+
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game,
+                   Array<node_t>& ids_scratch) {
   const std::string_view source = options.source;
   if (options.timer) options.timer->start("parse");
-  const Header h = parse_header(text, source);
+  const Header h = parse_header(text, source, options.start);
   // 2M + K numbers follow, saturating: a header that overflows this is short.
   const IdRules rules{h.m > (UINT64_MAX - h.k) / 2 ? UINT64_MAX : 2 * h.m + h.k, 1, h.n};
-  const BodyScan scan = scan_ids(text, h.body, rules, options.threads);
+  BodyScan scan = scan_ids(text, h.body, rules, options.threads, std::move(ids_scratch));
+  // Hand the scratch back however this ends.
+  struct GiveBack {
+    Array<node_t>& to;
+    Array<node_t>& from;
+    ~GiveBack() { to = std::move(from); }
+  } give_back{ids_scratch, scan.ids};
   if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
   if (scan.count < rules.need) report_short(text, source, h, scan.count);
   const Array<node_t>& ids = scan.ids;
 
   // Every count is now backed by the input; only N can still be a bare promise.
-  require_memory(h.n * (sizeof(edge_t) + 3 * sizeof(node_t)), std::string(source) + ":1",
-                 "N = " + std::to_string(h.n) + " nodes");
+  // (The place is only worked out when the check fails: counting lines up
+  // to a stream's 10,000th instance is not free.)
+  const std::uint64_t node_bytes = h.n * (sizeof(edge_t) + 3 * sizeof(node_t));
+  if (node_bytes > physical_memory_bytes())
+    require_memory(node_bytes, std::string(source) + ":" + std::to_string(line_of(text, options.start)),
+                   "N = " + std::to_string(h.n) + " nodes");
   reject_self_loops(text, source, h.body, ids, h.m, 1);
   if (options.timer) options.timer->start("build CSR");
-  OwnedGame game;
   build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game);
-  game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m), ids.end());
+  game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m),
+                     ids.begin() + static_cast<std::ptrdiff_t>(rules.need));
   if (options.timer) options.timer->stop();
-  return game;
 }
 
 }  // namespace grundy

@@ -13,17 +13,16 @@ namespace {
 
 // In-degrees, counted with atomic increments when edges are split between
 // threads.
-Array<node_t> in_degrees(const CsrView& g, const ParallelConfig& pc) {
-  Array<node_t> indeg(g.n, 0);
+void in_degrees(const CsrView& g, const ParallelConfig& pc, Array<node_t>& indeg) {
+  indeg.assign(g.n, 0);
   if (!pc.worth_it(g.m)) {
     for (edge_t e = 0; e < g.m; ++e) ++indeg[g.targets[e]];
-    return indeg;
+    return;
   }
   for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
     for (edge_t i = g.offsets[b]; i < g.offsets[e]; ++i)
       std::atomic_ref<node_t>(indeg[g.targets[i]]).fetch_add(1, std::memory_order_relaxed);
   });
-  return indeg;
 }
 
 // Starts the loads that visiting order[i + 16] and order[i + 8] will need
@@ -49,16 +48,23 @@ constexpr std::size_t kWideShare = 64;
 // the same rows in queue order. It also makes the layers' contents and
 // order independent of the thread count.
 Layers compute_layers(const CsrView& g, const ParallelConfig& pc) {
-  Array<node_t> indeg = in_degrees(g, pc);
   Layers layers;
+  compute_layers(g, pc, layers);
+  return layers;
+}
+
+void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) {
+  Array<node_t>& indeg = layers.indegree;
+  in_degrees(g, pc, indeg);
   layers.order.resize(g.n);
+  layers.begin.assign(1, 0);
   node_t* const order = layers.order.data();
   std::size_t tail = 0;
   for (node_t u = 0; u < g.n; ++u)
     if (indeg[u] == 0) order[tail++] = u;  // ascending already
 
   const std::size_t words = (std::size_t{g.n} + 63) / 64;
-  Array<std::uint64_t> bitmap;  // the next round, when it is produced wide
+  Array<std::uint64_t>& bitmap = layers.bitmap;  // the next round, when produced wide
   tbb::enumerable_thread_specific<std::vector<node_t>> lists;
 
   // Decrements the in-degrees of u's successors; `ready(v)` gets each that
@@ -80,7 +86,7 @@ Layers compute_layers(const CsrView& g, const ParallelConfig& pc) {
     if (width * kWideShare >= g.n && g.n >= 64 * kWideShare) {
       // Wide: successors that become ready set their bit; the next round is
       // then read off the bitmap in id order.
-      if (bitmap.empty()) bitmap.assign(words, 0);
+      if (bitmap.size() != words) bitmap.assign(words, 0);  // all zero between rounds
       const auto mark = [&](node_t v) {
         std::atomic_ref<std::uint64_t>(bitmap[v / 64]).fetch_or(std::uint64_t{1} << (v % 64), std::memory_order_relaxed);
       };
@@ -145,7 +151,6 @@ Layers compute_layers(const CsrView& g, const ParallelConfig& pc) {
   }
   if (tail < g.n)
     throw CycleError(find_cycle(g, [&](node_t u) { return indeg[u] > 0; }));
-  return layers;
 }
 
 }  // namespace grundy

@@ -62,18 +62,24 @@ void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& 
 
 SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer,
                   std::span<const node_t> stored_layers) {
-  Layers computed;
+  Layers layers;
+  SgValues sg;
+  level_sg(g, pc, layers, sg, timer, stored_layers);
+  return sg;
+}
+
+void level_sg(const CsrView& g, const ParallelConfig& pc, Layers& layers, SgValues& sg,
+              PhaseTimer* timer, std::span<const node_t> stored_layers) {
   LayerView view{nullptr, stored_layers};
   if (stored_layers.empty()) {
     if (timer) timer->start("layering");
-    computed = compute_layers(g, pc);
-    view = {computed.order.data(), computed.begin};
+    compute_layers(g, pc, layers);
+    view = {layers.order.data(), layers.begin};
   }
   if (timer) timer->start("mex");
-  SgValues sg(g.n, g.m);
+  sg.reset(g.n, g.m);
   level_mex(g, view, pc, sg);
   if (timer) timer->stop();
-  return sg;
 }
 
 }  // namespace grundy

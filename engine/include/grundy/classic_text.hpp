@@ -19,6 +19,9 @@ struct ParseOptions {
   std::string_view source = "<input>";  ///< name used in error messages
   unsigned threads = 1;  ///< >1 lets large inputs be parsed in parallel chunks
   PhaseTimer* timer = nullptr;  ///< if set, records "parse" and "build CSR"
+  /// Where the instance starts in `text`: a stream holds several, and line
+  /// numbers in errors then count from the start of the whole stream.
+  std::size_t start = 0;
 };
 
 /// A plain edge list (GAP Benchmark Suite .el): "u v" per line, no header.
@@ -35,6 +38,11 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
 /// Parses one classic instance that fills `text` (nothing may follow it).
 /// Throws InputError on any malformed input, including self-loops.
 OwnedGame parse_classic(std::string_view text, const ParseOptions& options = {});
+
+/// The same into `out`, with `ids` as scratch: both keep their capacity, so
+/// a batch worker parsing its 10,000th instance allocates nothing.
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& out,
+                   Array<node_t>& ids);
 
 }  // namespace grundy
 

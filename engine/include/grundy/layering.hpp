@@ -18,6 +18,9 @@ namespace grundy {
 struct Layers {
   Array<node_t> order;
   Array<node_t> begin{0};
+  // Scratch, kept so that recomputing into the same object allocates nothing.
+  Array<node_t> indegree;
+  Array<std::uint64_t> bitmap;
 
   std::size_t count() const { return begin.size() - 1; }
   std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }
@@ -26,5 +29,7 @@ struct Layers {
 /// Computes the layers; wide rounds run in parallel with per-thread frontier
 /// buffers. Throws CycleError (with one cycle) if the graph is not a DAG.
 Layers compute_layers(const CsrView& graph, const ParallelConfig& pc);
+/// The same into `layers`, reusing its arrays (batch workspaces).
+void compute_layers(const CsrView& graph, const ParallelConfig& pc, Layers& layers);
 
 }  // namespace grundy

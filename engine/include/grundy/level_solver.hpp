@@ -35,4 +35,8 @@ void level_mex(const CsrView& graph, const LayerView& layers, const ParallelConf
 SgValues level_sg(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
                   std::span<const node_t> stored_layers = {});
 
+/// The same into `sg`, with `layers` as reusable scratch (batch workspaces).
+void level_sg(const CsrView& graph, const ParallelConfig& pc, Layers& layers, SgValues& sg,
+              PhaseTimer* timer = nullptr, std::span<const node_t> stored_layers = {});
+
 }  // namespace grundy

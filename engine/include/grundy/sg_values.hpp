@@ -34,6 +34,17 @@ class SgValues {
   }
   explicit SgValues(Array<sg_t> wide) : values_(std::move(wide)) {}
 
+  /// n zero values again, reusing the storage when the width stays the same.
+  void reset(node_t n, edge_t m) {
+    if (fits_narrow(m)) {
+      if (!std::holds_alternative<Array<std::uint16_t>>(values_)) values_ = Array<std::uint16_t>();
+      std::get<Array<std::uint16_t>>(values_).assign(n, 0);
+    } else {
+      if (!std::holds_alternative<Array<std::uint32_t>>(values_)) values_ = Array<std::uint32_t>();
+      std::get<Array<std::uint32_t>>(values_).assign(n, 0);
+    }
+  }
+
   std::size_t size() const {
     return std::visit([](const auto& v) { return v.size(); }, values_);
   }
