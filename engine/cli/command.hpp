@@ -16,11 +16,16 @@ struct Command {
   std::function<int()> run;
 };
 
+Command add_bench(CLI::App& root);
 Command add_solve(CLI::App& root);
 Command add_gen(CLI::App& root);
 Command add_batch(CLI::App& root);
 Command add_convert(CLI::App& root);
 Command add_info(CLI::App& root);
+
+/// The command line as the user typed it (for reports), set by main().
+const std::string& command_line();
+void set_command_line(int argc, char** argv);
 
 /// Adds `--threads N` (default: every core) to a subcommand.
 void add_threads_option(CLI::App& sub, unsigned& threads);

@@ -1,16 +1,12 @@
 // grundy gen: deterministic synthetic DAGs, written as classic text or as
 // .gcsr (chosen by the output's extension). A .gcsr is generated straight
 // into the mapped output file, never through text or an edge list.
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 
 #include "command.hpp"
-#include "grundy/classic_text.hpp"
-#include "grundy/gcsr.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/output_file.hpp"
-#include "grundy/renumber.hpp"
+#include "grundy/generated_file.hpp"
 #include "progress.hpp"
 
 namespace grundy::cli {
@@ -25,64 +21,17 @@ struct GenOptions {
   std::uint64_t instances = 1;
 };
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 int run_gen(GenOptions o) {
   try {
     o.spec.shape = parse_shape(o.shape);
     check_spec(o.spec);
+    Progress progress("gen", generated_edges(o.spec) * o.instances);
+    write_generated(o.spec, o.out, o.layered, o.instances, {resolve_threads(o.threads)},
+                    [&](std::uint64_t done) { progress.update(done); });
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "grundy: gen: %s\n", e.what());
     return kUsage;
   }
-  const ParallelConfig pc{resolve_threads(o.threads)};
-  const GenSpec& s = o.spec;
-  const std::uint64_t m = generated_edges(s);
-  Progress progress("gen", m);
-  const auto report = [&](std::uint64_t done) { progress.update(done); };
-  const bool binary = ends_with(o.out, ".gcsr");
-  if (o.layered && !binary) {
-    std::fprintf(stderr, "grundy: gen: --layered needs a .gcsr output\n");
-    return kUsage;
-  }
-  if (binary && !o.layered) {
-    GcsrWriter w(o.out, static_cast<node_t>(s.nodes), m, s.tokens);
-    generate_into(s, {w.offsets(), w.targets(), w.tokens()}, pc, report);
-    progress.finish();
-    w.commit();
-    return kOk;
-  }
-  if (o.instances > 1) {
-    if (binary) {
-      std::fprintf(stderr, "grundy: gen: --instances needs a text output (a stream of instances)\n");
-      return kUsage;
-    }
-    // A stream of concatenated instances, seeds seed, seed+1, ...: what
-    // `grundy batch` reads.
-    OutputFile file(o.out);
-    GenSpec one = s;
-    for (std::uint64_t i = 0; i < o.instances; ++i, ++one.seed) {
-      write_classic(generate(one, pc).view(), file);
-      progress.update(i * m);
-    }
-    progress.finish();
-    file.commit();
-    return kOk;
-  }
-  OwnedGame game = generate(s, pc);
-  if (binary) {  // layered: renumber the generated graph by its layers
-    Layers layers = compute_layers(game.graph(), pc);
-    GcsrWriter w(o.out, game.n, m, s.tokens, layers.count());
-    renumber_by_layers(game.view(), layers, pc,
-                       {w.offsets(), w.targets(), w.tokens(), w.layer_begin(), w.original_ids()});
-    w.commit();
-    return kOk;
-  }
-  OutputFile file(o.out);
-  write_classic(game.view(), file);
-  file.commit();
   return kOk;
 }
 

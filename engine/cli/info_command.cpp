@@ -93,7 +93,7 @@ int run_info(const InfoOptions& o) {
   const double per_edge = g.m ? static_cast<double>(bytes) / static_cast<double>(g.m) : 0.0;
   if (o.json) {
     std::string phases;
-    for (const auto& [name, seconds] : timer.phases())
+    for (const auto& [name, start, seconds] : timer.phases())
       phases += (phases.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(seconds);
     std::printf(
         "{\"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
@@ -120,7 +120,7 @@ int run_info(const InfoOptions& o) {
   print_histogram("out-degree distribution (range, nodes):", degree);
   print_histogram("SG value distribution (range, nodes):", values);
   std::printf("time:");
-  for (const auto& [name, seconds] : timer.phases()) std::printf(" %s %.3f s;", name.c_str(), seconds);
+  for (const auto& [name, start, seconds] : timer.phases()) std::printf(" %s %.3f s;", name.c_str(), seconds);
   std::printf("\n");
   return kOk;
 }

@@ -14,8 +14,9 @@ int main(int argc, char** argv) {
   CLI::App app{"grundy: solves impartial games on DAGs (Sprague-Grundy), benchmarks itself, "
                "and checks its answers"};
   app.require_subcommand(1, 1);
+  cli::set_command_line(argc, argv);
   app.set_version_flag("--version", GRUNDY_VERSION);
-  const std::vector<cli::Command> commands = {cli::add_solve(app), cli::add_batch(app), cli::add_convert(app),
+  const std::vector<cli::Command> commands = {cli::add_solve(app), cli::add_batch(app), cli::add_bench(app), cli::add_convert(app),
                                               cli::add_gen(app), cli::add_info(app)};
   try {
     app.parse(argc, argv);

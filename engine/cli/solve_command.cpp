@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "command.hpp"
+#include "profile_report.hpp"
 #include "grundy/game_loader.hpp"
 #include "grundy/cycle.hpp"
 #include "grundy/game.hpp"
@@ -23,18 +24,9 @@ struct SolveOptions {
   std::string algo = "auto";
   bool verify = false;
   bool stats = false;
+  std::string profile;
   std::int64_t plant_error = -1;  // hidden: corrupt one node's value (tests --verify)
 };
-
-// --stats: one line per phase on stderr, then the total.
-void print_stats(const PhaseTimer& timer) {
-  double total = 0;
-  for (const auto& [name, seconds] : timer.phases()) {
-    std::fprintf(stderr, "grundy: %-22s %9.3f ms\n", name.c_str(), seconds * 1e3);
-    total += seconds;
-  }
-  std::fprintf(stderr, "grundy: %-22s %9.3f ms\n", "total", total * 1e3);
-}
 
 SgValues planted(SgValues sg, std::int64_t node) {
   if (node < 0 || static_cast<std::uint64_t>(node) >= sg.size()) return sg;
@@ -45,6 +37,7 @@ SgValues planted(SgValues sg, std::int64_t node) {
 int solve(const SolveOptions& o) {
   const ParallelConfig pc{resolve_threads(o.threads)};
   PhaseTimer timer;
+  timer.log_layers = o.stats || !o.profile.empty();
   timer.start("map input");
   const MappedFile in(o.input);
   const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
@@ -100,7 +93,9 @@ int solve(const SolveOptions& o) {
   }
   if (o.sg_out == "-") write_sg(out);
   out.commit();
-  if (o.stats) print_stats(timer);
+  const ProfileFacts facts{in.name(), o.algo, pc.threads, graph};
+  if (o.stats) print_stats(timer, facts);
+  if (!o.profile.empty()) write_profile(o.profile, timer, facts);
   return kOk;
 }
 
@@ -126,7 +121,9 @@ Command add_solve(CLI::App& root) {
   sub->add_flag("--verify", opts->verify,
                 "recompute every SG value with the Boost.Graph baseline and check the mex rule "
                 "at every node; exit 3 on a mismatch");
-  sub->add_flag("--stats", opts->stats, "print the time of each phase on stderr");
+  sub->add_flag("--stats", opts->stats, "print the time of each phase and the mex fast-path share on stderr");
+  sub->add_option("--profile", opts->profile,
+                  "write phase and per-layer timings as a Chrome trace (open in Perfetto or chrome://tracing)");
   sub->add_option("--plant-error", opts->plant_error,
                   "testing only: corrupt this 0-based node's SG value after solving")
       ->group("");

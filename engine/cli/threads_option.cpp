@@ -18,6 +18,17 @@ unsigned resolve_threads(unsigned requested) {
   return cores > 0 ? cores : 1;
 }
 
+namespace {
+std::string g_command_line;
+}
+
+const std::string& command_line() { return g_command_line; }
+
+void set_command_line(int argc, char** argv) {
+  g_command_line = "grundy";
+  for (int i = 1; i < argc; ++i) g_command_line += std::string(" ") + argv[i];
+}
+
 int run_with_threads(unsigned requested, const std::function<int()>& body) {
   if (requested == 0) return body();
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, requested);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <type_traits>
 
 #include "grundy/cycle.hpp"
 
@@ -67,16 +68,30 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
   Array<std::uint64_t>& bitmap = layers.bitmap;  // the next round, when produced wide
   tbb::enumerable_thread_specific<std::vector<node_t>> lists;
 
-  // Decrements the in-degrees of u's successors; `ready(v)` gets each that
-  // reaches zero.
-  const auto expand = [&](node_t u, auto&& ready, bool atomic) {
-    for (node_t v : g.successors(u)) {
-      const bool zero = atomic
-                            ? std::atomic_ref<node_t>(indeg[v]).fetch_sub(1, std::memory_order_relaxed) == 1
-                            : --indeg[v] == 0;
-      if (zero) ready(v);
+  node_t* const deg = indeg.data();
+  const edge_t* const off = g.offsets;
+  const node_t* const targets = g.targets;
+  // Decrements the in-degrees of the successors of order[b, e); `ready(v)`
+  // gets each that reaches zero. Raw pointers, so the loop keeps them in
+  // registers.
+  const auto expand = [&](std::size_t b, std::size_t e, auto&& ready, auto atomic) {
+    for (std::size_t i = b; i < e; ++i) {
+      prefetch_rows(g, order, i, e);
+      const node_t u = order[i];
+      for (edge_t k = off[u], end = off[u + 1]; k < end; ++k) {
+        const node_t v = targets[k];
+        bool zero;
+        if constexpr (decltype(atomic)::value) {
+          zero = std::atomic_ref<node_t>(deg[v]).fetch_sub(1, std::memory_order_relaxed) == 1;
+        } else {
+          zero = --deg[v] == 0;
+        }
+        if (zero) ready(v);
+      }
     }
   };
+  using Atomic = std::true_type;
+  using Plain = std::false_type;
 
   for (std::size_t head = 0; head < tail;) {
     const std::size_t end = tail;  // the current round is order[head, end)
@@ -87,15 +102,16 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
       // Wide: successors that become ready set their bit; the next round is
       // then read off the bitmap in id order.
       if (bitmap.size() != words) bitmap.assign(words, 0);  // all zero between rounds
-      const auto mark = [&](node_t v) {
-        std::atomic_ref<std::uint64_t>(bitmap[v / 64]).fetch_or(std::uint64_t{1} << (v % 64), std::memory_order_relaxed);
-      };
-      for_range(pc, head, end, [&](std::size_t b, std::size_t e) {
-        for (std::size_t i = b; i < e; ++i) {
-          prefetch_rows(g, order, i, e);
-          expand(order[i], mark, parallel);
-        }
-      });
+      std::uint64_t* const bits = bitmap.data();
+      if (parallel) {
+        for_range(pc, head, end, [&](std::size_t b, std::size_t e) {
+          expand(b, e, [&](node_t v) {
+            std::atomic_ref<std::uint64_t>(bits[v / 64]).fetch_or(std::uint64_t{1} << (v % 64), std::memory_order_relaxed);
+          }, Atomic{});
+        });
+      } else {
+        expand(head, end, [&](node_t v) { bits[v / 64] |= std::uint64_t{1} << (v % 64); }, Plain{});
+      }
       head = end;
       // Collect set bits into order[] in id order (per-block counts, then
       // each block writes its own slice) and clear the bitmap as we go.
@@ -128,17 +144,12 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
     if (!parallel) {
       // Narrow: a plain queue step appending straight to order. A chain of
       // 10^7 nodes is 10^7 of these, so they cost no barrier and no scan.
-      for (; head < end; ++head) {
-        prefetch_rows(g, order, head, end);
-        expand(order[head], [&](node_t v) { order[tail++] = v; }, false);
-      }
+      expand(head, end, [&](node_t v) { order[tail++] = v; }, Plain{});
+      head = end;
     } else {
       for_range(pc, head, end, [&](std::size_t b, std::size_t e) {
         auto& mine = lists.local();
-        for (std::size_t i = b; i < e; ++i) {
-          prefetch_rows(g, order, i, e);
-          expand(order[i], [&](node_t v) { mine.push_back(v); }, true);
-        }
+        expand(b, e, [&](node_t v) { mine.push_back(v); }, Atomic{});
       });
       head = end;
       for (auto& list : lists) {

@@ -2,6 +2,9 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "grundy/mex.hpp"
 
 namespace grundy {
@@ -28,34 +31,63 @@ void mex_range(const node_t* __restrict order, const edge_t* __restrict off,
 }
 
 template <bool Identity, class Sg>
-void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg) {
+void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg,
+              PhaseTimer* log) {
   const auto run = [&](BitsetMex& mex, std::size_t b, std::size_t e) {
     mex_range<Identity>(layers.order, g.offsets, g.targets, sg, mex, b, e);
+  };
+  // With a layer log, each step (a wide layer, or a run of narrow ones) is
+  // timed and its nodes and edges counted; beyond kMaxLogged steps (a deep
+  // chain has millions) the rest is folded into the last record.
+  constexpr std::size_t kMaxLogged = 100000;
+  const auto logged = [&](std::size_t first, std::size_t last, auto&& step) {
+    if (log == nullptr) return step();
+    const auto t0 = PhaseTimer::clock::now();
+    step();
+    const double seconds = std::chrono::duration<double>(PhaseTimer::clock::now() - t0).count();
+    std::uint64_t edges = 0;
+    for (std::size_t i = layers.begin[first]; i < layers.begin[last + 1]; ++i) {
+      const node_t u = Identity ? static_cast<node_t>(i) : layers.order[i];
+      edges += g.offsets[u + 1] - g.offsets[u];
+    }
+    const std::uint64_t nodes = layers.begin[last + 1] - layers.begin[first];
+    if (log->layers.size() < kMaxLogged) {
+      log->layers.push_back({first, last, nodes, edges, log->since(t0), seconds});
+    } else {
+      LayerStat& rest = log->layers.back();
+      rest.first_layer = std::min<std::uint64_t>(rest.first_layer, first);
+      rest.nodes += nodes;
+      rest.edges += edges;
+      rest.seconds += seconds;
+    }
   };
   BitsetMex inline_mex;
   tbb::enumerable_thread_specific<BitsetMex> thread_mex;
   for (std::size_t l = layers.count(); l-- > 0;) {
     if (pc.worth_it(layers.width(l))) {
-      for_range(pc, layers.begin[l], layers.begin[l + 1],
-                [&](std::size_t b, std::size_t e) { run(thread_mex.local(), b, e); });
+      logged(l, l, [&] {
+        for_range(pc, layers.begin[l], layers.begin[l + 1],
+                  [&](std::size_t b, std::size_t e) { run(thread_mex.local(), b, e); });
+      });
       continue;
     }
     // Gather the run of narrow layers l, l-1, ... into one inline loop.
     std::size_t first = l;
     while (first > 0 && !pc.worth_it(layers.width(first - 1))) --first;
-    run(inline_mex, layers.begin[first], layers.begin[l + 1]);
+    logged(first, l, [&] { run(inline_mex, layers.begin[first], layers.begin[l + 1]); });
     l = first;
   }
 }
 
 }  // namespace
 
-void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, SgValues& sg) {
+void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, SgValues& sg,
+               PhaseTimer* log) {
   sg.visit([&](auto values) {
     if (layers.order == nullptr) {
-      mex_pass<true>(g, layers, pc, values.data());
+      mex_pass<true>(g, layers, pc, values.data(), log);
     } else {
-      mex_pass<false>(g, layers, pc, values.data());
+      mex_pass<false>(g, layers, pc, values.data(), log);
     }
   });
 }
@@ -78,7 +110,7 @@ void level_sg(const CsrView& g, const ParallelConfig& pc, Layers& layers, SgValu
   }
   if (timer) timer->start("mex");
   sg.reset(g.n, g.m);
-  level_mex(g, view, pc, sg);
+  level_mex(g, view, pc, sg, timer != nullptr && timer->log_layers ? timer : nullptr);
   if (timer) timer->stop();
 }
 

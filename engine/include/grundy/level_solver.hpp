@@ -26,8 +26,10 @@ struct LayerView {
   std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }
 };
 
-/// Fills `sg` (sized n) given the layers.
-void level_mex(const CsrView& graph, const LayerView& layers, const ParallelConfig& pc, SgValues& sg);
+/// Fills `sg` (sized n) given the layers; with `log`, records each step
+/// into log->layers.
+void level_mex(const CsrView& graph, const LayerView& layers, const ParallelConfig& pc, SgValues& sg,
+               PhaseTimer* log = nullptr);
 
 /// SG values: layering (skipped when `stored_layers` gives a renumbered
 /// graph's layers), then level_mex. Records "layering" and "mex" phases.

@@ -1,19 +1,36 @@
-// Wall-clock timings of the phases of one run (parse, layering, SG, ...).
+// Wall-clock timings of the phases of one run (parse, layering, SG, ...),
+// and, when asked, of every layer group of the mex pass.
 //
-// The solve path records into one of these; `--stats` prints it and the
-// benchmark runner reads it. Phases are kept in the order they ran.
+// The solve path records into one of these; `--stats` prints it, `--profile`
+// writes it as a Chrome trace, and the benchmark runner reads it. Phases are
+// kept in the order they ran, with their start times.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace grundy {
 
+/// One step of the mex pass: a wide layer (one parallel loop) or a run of
+/// narrow layers (one plain loop).
+struct LayerStat {
+  std::uint64_t first_layer = 0, last_layer = 0;  ///< inclusive
+  std::uint64_t nodes = 0, edges = 0;
+  double start = 0, seconds = 0;  ///< start: seconds since the timer was made
+};
+
 class PhaseTimer {
  public:
   using clock = std::chrono::steady_clock;
+
+  struct Phase {
+    std::string name;
+    double start = 0;  ///< seconds since the timer was made
+    double seconds = 0;
+  };
 
   /// Ends the current phase (if any) and starts `name`.
   void start(std::string name) {
@@ -24,15 +41,24 @@ class PhaseTimer {
   /// Ends the current phase.
   void stop() {
     if (current_.empty()) return;
-    phases_.emplace_back(std::move(current_), std::chrono::duration<double>(clock::now() - began_).count());
+    const auto now = clock::now();
+    phases_.push_back({std::move(current_), since(began_), std::chrono::duration<double>(now - began_).count()});
     current_.clear();
   }
-  /// (name, seconds) for every finished phase, in order.
-  const std::vector<std::pair<std::string, double>>& phases() const { return phases_; }
+  /// Every finished phase, in order.
+  const std::vector<Phase>& phases() const { return phases_; }
+  /// Seconds from the timer's creation to `t`.
+  double since(clock::time_point t) const { return std::chrono::duration<double>(t - created_).count(); }
+
+  /// Per-layer records: the level engine fills `layers` when this is set
+  /// (it costs a clock read and an offsets pass per layer group).
+  bool log_layers = false;
+  std::vector<LayerStat> layers;
 
  private:
-  std::vector<std::pair<std::string, double>> phases_;
+  std::vector<Phase> phases_;
   std::string current_;
+  clock::time_point created_ = clock::now();
   clock::time_point began_;
 };
 

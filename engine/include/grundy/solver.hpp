@@ -38,6 +38,13 @@ struct Mismatch {
   std::string check;  ///< "baseline" or "mex rule"
 };
 
+/// The first node where `got` and `want` differ (lowest id), if any.
+std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want);
+
+/// The first node (lowest id) whose value is not the mex of its successors'
+/// values: a check of every value that needs no second solver. In parallel.
+std::optional<Mismatch> check_mex_rule(const CsrView& graph, const SgValues& sg, const ParallelConfig& pc);
+
 /// Checks `sg` twice: node by node against the Boost.Graph baseline, and
 /// locally, that each value is the mex of its successors' values (in
 /// parallel). Returns the first disagreement (lowest node id), if any.

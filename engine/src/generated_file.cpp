@@ -1,0 +1,45 @@
+#include "grundy/generated_file.hpp"
+
+#include <stdexcept>
+
+#include "grundy/classic_text.hpp"
+#include "grundy/gcsr.hpp"
+#include "grundy/layering.hpp"
+#include "grundy/output_file.hpp"
+#include "grundy/renumber.hpp"
+
+namespace grundy {
+
+void write_generated(const GenSpec& s, const std::string& path, bool layered, std::uint64_t instances,
+                     const ParallelConfig& pc, const std::function<void(std::uint64_t)>& progress) {
+  check_spec(s);
+  const bool binary = path.size() >= 5 && path.compare(path.size() - 5, 5, ".gcsr") == 0;
+  if (layered && !binary) throw std::invalid_argument("--layered needs a .gcsr output");
+  if (instances > 1 && binary) throw std::invalid_argument("--instances needs a text output (a stream)");
+  const std::uint64_t m = generated_edges(s);
+  if (binary && !layered) {
+    // Straight into the mapped file: no edge list, no second copy.
+    GcsrWriter w(path, static_cast<node_t>(s.nodes), m, s.tokens);
+    generate_into(s, {w.offsets(), w.targets(), w.tokens()}, pc, progress);
+    w.commit();
+    return;
+  }
+  if (binary) {
+    const OwnedGame game = generate(s, pc);
+    Layers layers = compute_layers(game.graph(), pc);
+    GcsrWriter w(path, game.n, m, s.tokens, layers.count());
+    renumber_by_layers(game.view(), layers, pc,
+                       {w.offsets(), w.targets(), w.tokens(), w.layer_begin(), w.original_ids()});
+    w.commit();
+    return;
+  }
+  OutputFile file(path);
+  GenSpec one = s;
+  for (std::uint64_t i = 0; i < instances; ++i, ++one.seed) {
+    write_classic(generate(one, pc).view(), file);
+    if (progress) progress((i + 1) * m);
+  }
+  file.commit();
+}
+
+}  // namespace grundy
