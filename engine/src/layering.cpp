@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <optional>
 #include <type_traits>
 
 #include "grundy/cycle.hpp"
@@ -66,7 +67,9 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
 
   const std::size_t words = (std::size_t{g.n} + 63) / 64;
   Array<std::uint64_t>& bitmap = layers.bitmap;  // the next round, when produced wide
-  tbb::enumerable_thread_specific<std::vector<node_t>> lists;
+  // Made on first use: constructing any oneTBB object costs a judge-sized
+  // instance a third of a millisecond (the runtime's first touch).
+  std::optional<tbb::enumerable_thread_specific<std::vector<node_t>>> lists;
 
   node_t* const deg = indeg.data();
   const edge_t* const off = g.offsets;
@@ -147,12 +150,13 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
       expand(head, end, [&](node_t v) { order[tail++] = v; }, Plain{});
       head = end;
     } else {
+      if (!lists) lists.emplace();
       for_range(pc, head, end, [&](std::size_t b, std::size_t e) {
-        auto& mine = lists.local();
+        auto& mine = lists->local();
         expand(b, e, [&](node_t v) { mine.push_back(v); }, Atomic{});
       });
       head = end;
-      for (auto& list : lists) {
+      for (auto& list : *lists) {
         std::copy(list.begin(), list.end(), order + tail);
         tail += list.size();
         list.clear();

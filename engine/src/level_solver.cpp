@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "grundy/mex.hpp"
 
@@ -62,12 +63,14 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     }
   };
   BitsetMex inline_mex;
-  tbb::enumerable_thread_specific<BitsetMex> thread_mex;
+  // Made on first use (see layering.cpp: oneTBB's first touch is not free).
+  std::optional<tbb::enumerable_thread_specific<BitsetMex>> thread_mex;
   for (std::size_t l = layers.count(); l-- > 0;) {
     if (pc.worth_it(layers.width(l))) {
+      if (!thread_mex) thread_mex.emplace();
       logged(l, l, [&] {
         for_range(pc, layers.begin[l], layers.begin[l + 1],
-                  [&](std::size_t b, std::size_t e) { run(thread_mex.local(), b, e); });
+                  [&](std::size_t b, std::size_t e) { run(thread_mex->local(), b, e); });
       });
       continue;
     }
