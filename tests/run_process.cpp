@@ -39,7 +39,9 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-ProcessResult run_grundy(const std::vector<std::string>& args, const std::string& stdin_text) {
+namespace {
+
+ProcessResult run_argv(std::vector<std::string> argv_s, const std::string& stdin_text) {
   TempDir dir;
   const std::string in = dir.write("stdin", stdin_text);
   const std::string out = dir.file("stdout"), err = dir.file("stderr");
@@ -48,14 +50,12 @@ ProcessResult run_grundy(const std::vector<std::string>& args, const std::string
   posix_spawn_file_actions_addopen(&fa, 0, in.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> argv_s{GRUNDY_BINARY};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
   if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0)
-    throw std::runtime_error("cannot start " GRUNDY_BINARY);
+    throw std::runtime_error("cannot start " + argv_s[0]);
   posix_spawn_file_actions_destroy(&fa);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -65,6 +65,18 @@ ProcessResult run_grundy(const std::vector<std::string>& args, const std::string
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+}  // namespace
+
+ProcessResult run_grundy(const std::vector<std::string>& args, const std::string& stdin_text) {
+  std::vector<std::string> argv{GRUNDY_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_argv(argv, stdin_text);
+}
+
+ProcessResult run_shell(const std::string& script) {
+  return run_argv({"/bin/sh", "-c", "GRUNDY='" GRUNDY_BINARY "'; export GRUNDY; " + script}, "");
 }
 
 }  // namespace grundy::testing

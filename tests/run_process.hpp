@@ -18,6 +18,9 @@ struct ProcessResult {
 /// Runs GRUNDY_BINARY with `args`, feeding `stdin_text` on stdin.
 ProcessResult run_grundy(const std::vector<std::string>& args, const std::string& stdin_text = "");
 
+/// Runs `/bin/sh -c script` (GRUNDY is set to the binary in its environment).
+ProcessResult run_shell(const std::string& script);
+
 /// A fresh temporary directory, removed with everything in it on destruction.
 class TempDir {
  public:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick-start command (1): set up, build, and run grundy's main job on a
-# built-in default: the problem's sample, then a DAG of a few million edges
-# generated on the spot, each with its answer and the time it took.
+# built-in default: the problem's sample (answer: win), a DAG of a few
+# million edges generated on the spot, and a short benchmark of the small
+# datasets, each with its answer or its timings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -24,4 +25,10 @@ if [[ ! -f $big ]]; then
   echo "generating $big (1,000,000 nodes, 4,000,000 edges, 100 tokens)..."
   "$grundy" gen --shape uniform --nodes 1000000 --edges 4000000 --tokens 100 --seed 1 "$big"
 fi
-echo "uniform DAG, 1M nodes, 4M edges ($(du -h "$big" | cut -f1)): $(timed solve "$big")"
+echo "uniform DAG, 1M nodes, 4M edges, text ($(du -h "$big" | cut -f1)): $(timed solve "$big")"
+"$grundy" convert -q "$big" "$cache/quickstart.gcsr"
+echo "the same as .gcsr: $(timed solve "$cache/quickstart.gcsr")"
+echo
+echo "short benchmark (grundy bench --sizes small --trials 1; full runs: see results/README.md):"
+"$grundy" bench --sizes small --trials 1 --out build/quickstart-bench 2>/dev/null
+cat build/quickstart-bench/bench.md

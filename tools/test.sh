@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Quick-start command (2): set up, build, and run the whole test suite, once
-# in the Release build and once under ASan+UBSan. CI runs exactly this.
+# Quick-start command (2): set up, build, and run the whole test suite:
+# the Release build, then ASan+UBSan, then ThreadSanitizer (against an
+# instrumented oneTBB), then a 60-second run of each fuzz target. CI runs
+# exactly this.
+#   tools/test.sh           # everything (about 15 minutes on 2 cores)
+#   tools/test.sh --quick   # the Release build's tests only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -8,5 +12,8 @@ for flavour in release asan; do
   echo "== $flavour: build" >&2
   tools/build.sh "$flavour"
   echo "== $flavour: test" >&2
-  ctest --test-dir "build/$flavour" --output-on-failure -j "$(nproc)"
+  ctest --test-dir "build/$flavour" --output-on-failure -j "$(nproc)" -LE long
+  [[ "${1:-}" == "--quick" ]] && exit 0
 done
+tools/tsan.sh
+tools/fuzz.sh 60

@@ -197,12 +197,12 @@ int run_bench(BenchOptions o) {
           }
           if (trial == 0) continue;  // the warm-up is not timed
           double total = 0, solve = 0;
-          for (const auto& [name, start, s] : timer.phases()) {
-            auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == name; });
-            if (it == phases.end()) it = phases.insert(phases.end(), {name, {}});
-            it->second.push_back(s);
-            total += s;
-            if (name != "load/validate" && name != "xor" && name != "validate") solve += s;
+          for (const auto& ph : timer.phases()) {
+            auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == ph.name; });
+            if (it == phases.end()) it = phases.insert(phases.end(), {ph.name, {}});
+            it->second.push_back(ph.seconds);
+            total += ph.seconds;
+            if (ph.name != "load/validate" && ph.name != "xor") solve += ph.seconds;
           }
           totals.push_back(total);
           sgs.push_back(solve);

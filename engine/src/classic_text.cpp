@@ -321,7 +321,7 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
   // (The place is only worked out when the check fails: counting lines up
   // to a stream's 10,000th instance is not free.)
   const std::uint64_t node_bytes = h.n * (sizeof(edge_t) + 3 * sizeof(node_t));
-  if (node_bytes > physical_memory_bytes())
+  if (node_bytes > memory_budget_bytes())
     require_memory(node_bytes, std::string(source) + ":" + std::to_string(line_of(text, options.start)),
                    "N = " + std::to_string(h.n) + " nodes");
   reject_self_loops(text, source, h.body, ids, h.m, 1);

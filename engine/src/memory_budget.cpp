@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "grundy/input_error.hpp"
 
@@ -15,11 +17,27 @@ std::uint64_t physical_memory_bytes() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
 }
 
+std::uint64_t memory_budget_bytes() {
+  std::uint64_t budget = physical_memory_bytes();
+  if (const char* env = std::getenv("GRUNDY_MEMORY_LIMIT")) {
+    char* end = nullptr;
+    std::uint64_t limit = std::strtoull(env, &end, 10);
+    switch (end && *end ? *end : ' ') {
+      case 'G': case 'g': limit <<= 30; break;
+      case 'M': case 'm': limit <<= 20; break;
+      case 'K': case 'k': limit <<= 10; break;
+      default: break;
+    }
+    if (limit > 0) budget = std::min(budget, limit);
+  }
+  return budget;
+}
+
 void require_memory(std::uint64_t bytes, const std::string& where, const std::string& what) {
-  const std::uint64_t have = physical_memory_bytes();
+  const std::uint64_t have = memory_budget_bytes();
   if (bytes <= have) return;
   char msg[160];
-  std::snprintf(msg, sizeof msg, "%s needs %.1f GiB, more than this machine's %.1f GiB of memory",
+  std::snprintf(msg, sizeof msg, "%s needs %.1f GiB, more than the %.1f GiB of memory this process may use",
                 what.c_str(), static_cast<double>(bytes) / (1u << 30),
                 static_cast<double>(have) / (1u << 30));
   throw InputError(where + ": " + msg);

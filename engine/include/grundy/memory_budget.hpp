@@ -14,8 +14,14 @@ namespace grundy {
 /// Physical memory of this machine in bytes.
 std::uint64_t physical_memory_bytes();
 
-/// Throws InputError "<where>: <what> needs X GiB, more than this machine's
-/// Y GiB of memory" when `bytes` exceeds physical memory.
+/// What one process may plan to use: physical memory, or less when the
+/// environment variable GRUNDY_MEMORY_LIMIT (bytes; K, M, G suffixes) says
+/// so (the fuzz targets set 1G, so that a valid 10^9-node header is refused
+/// instead of exhausting the fuzzer's memory).
+std::uint64_t memory_budget_bytes();
+
+/// Throws InputError "<where>: <what> needs X GiB, more than the Y GiB of
+/// memory this process may use" when `bytes` exceeds memory_budget_bytes().
 void require_memory(std::uint64_t bytes, const std::string& where, const std::string& what);
 
 }  // namespace grundy
