@@ -3,29 +3,14 @@
 #include <tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <optional>
-#include <type_traits>
 
+#include "grundy/blocked_scatter.hpp"
 #include "grundy/cycle.hpp"
 
 namespace grundy {
 namespace {
-
-// In-degrees, counted with atomic increments when edges are split between
-// threads.
-void in_degrees(const CsrView& g, const ParallelConfig& pc, Array<node_t>& indeg) {
-  indeg.assign(g.n, 0);
-  if (!pc.worth_it(g.m)) {
-    for (edge_t e = 0; e < g.m; ++e) ++indeg[g.targets[e]];
-    return;
-  }
-  for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
-    for (edge_t i = g.offsets[b]; i < g.offsets[e]; ++i)
-      std::atomic_ref<node_t>(indeg[g.targets[i]]).fetch_add(1, std::memory_order_relaxed);
-  });
-}
 
 // Starts the loads that visiting order[i + 16] and order[i + 8] will need
 // (their offsets, then their rows) while order[i] is visited, so that the
@@ -48,7 +33,8 @@ constexpr std::size_t kWideShare = 64;
 // both this pass and the mex pass then read offsets and rows in address
 // order, which on random ids measured several times cheaper than visiting
 // the same rows in queue order. It also makes the layers' contents and
-// order independent of the thread count.
+// order independent of the thread count. Rounds wide enough for threads
+// scatter their decrements through BlockedScatter (no atomics).
 Layers compute_layers(const CsrView& g, const ParallelConfig& pc) {
   Layers layers;
   compute_layers(g, pc, layers);
@@ -57,44 +43,64 @@ Layers compute_layers(const CsrView& g, const ParallelConfig& pc) {
 
 void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) {
   Array<node_t>& indeg = layers.indegree;
-  in_degrees(g, pc, indeg);
+  indeg.assign(g.n, 0);
+  node_t* const deg = indeg.data();
+  const edge_t* const off = g.offsets;
+  const node_t* const targets = g.targets;
+  // Made on first use: constructing any oneTBB object costs a judge-sized
+  // instance a third of a millisecond (the runtime's first touch).
+  std::optional<BlockedScatter> scatter;
+  const double mean_degree = g.n ? static_cast<double>(g.m) / g.n : 0.0;
+  const auto blocked = [&]() -> BlockedScatter& {
+    if (!scatter) scatter.emplace(g.n);
+    return *scatter;
+  };
+
+  if (pc.worth_it(g.n) && pc.worth_it(g.m)) {
+    blocked().run(
+        pc, g.n, mean_degree,
+        [&](std::size_t u, auto&& sink) {
+          for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
+        },
+        [&](node_t v) { ++deg[v]; });
+  } else {
+    for (edge_t e = 0; e < g.m; ++e) ++deg[targets[e]];
+  }
+
   layers.order.resize(g.n);
   layers.begin.assign(1, 0);
   node_t* const order = layers.order.data();
   std::size_t tail = 0;
   for (node_t u = 0; u < g.n; ++u)
-    if (indeg[u] == 0) order[tail++] = u;  // ascending already
+    if (deg[u] == 0) order[tail++] = u;  // ascending already
 
   const std::size_t words = (std::size_t{g.n} + 63) / 64;
   Array<std::uint64_t>& bitmap = layers.bitmap;  // the next round, when produced wide
-  // Made on first use: constructing any oneTBB object costs a judge-sized
-  // instance a third of a millisecond (the runtime's first touch).
   std::optional<tbb::enumerable_thread_specific<std::vector<node_t>>> lists;
 
-  node_t* const deg = indeg.data();
-  const edge_t* const off = g.offsets;
-  const node_t* const targets = g.targets;
-  // Decrements the in-degrees of the successors of order[b, e); `ready(v)`
-  // gets each that reaches zero. Raw pointers, so the loop keeps them in
-  // registers.
-  const auto expand = [&](std::size_t b, std::size_t e, auto&& ready, auto atomic) {
+  // Decrements the in-degrees of the successors of order[b, e) on this
+  // thread; `ready(v)` gets each that reaches zero.
+  const auto expand = [&](std::size_t b, std::size_t e, auto&& ready) {
     for (std::size_t i = b; i < e; ++i) {
       prefetch_rows(g, order, i, e);
       const node_t u = order[i];
-      for (edge_t k = off[u], end = off[u + 1]; k < end; ++k) {
-        const node_t v = targets[k];
-        bool zero;
-        if constexpr (decltype(atomic)::value) {
-          zero = std::atomic_ref<node_t>(deg[v]).fetch_sub(1, std::memory_order_relaxed) == 1;
-        } else {
-          zero = --deg[v] == 0;
-        }
-        if (zero) ready(v);
-      }
+      for (edge_t k = off[u], end = off[u + 1]; k < end; ++k)
+        if (--deg[targets[k]] == 0) ready(targets[k]);
     }
   };
-  using Atomic = std::true_type;
-  using Plain = std::false_type;
+  // The same, split between threads through the blocked scatter.
+  const auto expand_parallel = [&](std::size_t b, std::size_t e, auto&& ready) {
+    blocked().run(
+        pc, e - b, mean_degree,
+        [&](std::size_t i, auto&& sink) {
+          prefetch_rows(g, order, b + i, e);
+          const node_t u = order[b + i];
+          for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
+        },
+        [&](node_t v) {
+          if (--deg[v] == 0) ready(v);
+        });
+  };
 
   for (std::size_t head = 0; head < tail;) {
     const std::size_t end = tail;  // the current round is order[head, end)
@@ -102,18 +108,16 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
     const std::size_t width = end - head;
     const bool parallel = pc.worth_it(width);
     if (width * kWideShare >= g.n && g.n >= 64 * kWideShare) {
-      // Wide: successors that become ready set their bit; the next round is
-      // then read off the bitmap in id order.
+      // Wide: successors that become ready set their bit (a bin's range is
+      // whole words, so no two tasks share one); the next round is then
+      // read off the bitmap in id order.
       if (bitmap.size() != words) bitmap.assign(words, 0);  // all zero between rounds
       std::uint64_t* const bits = bitmap.data();
+      const auto mark = [bits](node_t v) { bits[v / 64] |= std::uint64_t{1} << (v % 64); };
       if (parallel) {
-        for_range(pc, head, end, [&](std::size_t b, std::size_t e) {
-          expand(b, e, [&](node_t v) {
-            std::atomic_ref<std::uint64_t>(bits[v / 64]).fetch_or(std::uint64_t{1} << (v % 64), std::memory_order_relaxed);
-          }, Atomic{});
-        });
+        expand_parallel(head, end, mark);
       } else {
-        expand(head, end, [&](node_t v) { bits[v / 64] |= std::uint64_t{1} << (v % 64); }, Plain{});
+        expand(head, end, mark);
       }
       head = end;
       // Collect set bits into order[] in id order (per-block counts, then
@@ -135,8 +139,8 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
           auto [w0, w1] = block_words(k);
           node_t* out = order + tail + at[k];
           for (std::size_t w = w0; w < w1; ++w) {
-            for (std::uint64_t bits = bitmap[w]; bits != 0; bits &= bits - 1)
-              *out++ = static_cast<node_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+            for (std::uint64_t word = bitmap[w]; word != 0; word &= word - 1)
+              *out++ = static_cast<node_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
             bitmap[w] = 0;
           }
         }
@@ -147,14 +151,11 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
     if (!parallel) {
       // Narrow: a plain queue step appending straight to order. A chain of
       // 10^7 nodes is 10^7 of these, so they cost no barrier and no scan.
-      expand(head, end, [&](node_t v) { order[tail++] = v; }, Plain{});
+      expand(head, end, [&](node_t v) { order[tail++] = v; });
       head = end;
     } else {
       if (!lists) lists.emplace();
-      for_range(pc, head, end, [&](std::size_t b, std::size_t e) {
-        auto& mine = lists->local();
-        expand(b, e, [&](node_t v) { mine.push_back(v); }, Atomic{});
-      });
+      expand_parallel(head, end, [&](node_t v) { lists->local().push_back(v); });
       head = end;
       for (auto& list : *lists) {
         std::copy(list.begin(), list.end(), order + tail);
@@ -165,7 +166,7 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
     std::sort(order + end, order + tail);  // the next round, in id order
   }
   if (tail < g.n)
-    throw CycleError(find_cycle(g, [&](node_t u) { return indeg[u] > 0; }));
+    throw CycleError(find_cycle(g, [&](node_t u) { return deg[u] > 0; }));
 }
 
 }  // namespace grundy

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Regenerates everything in results/ on this machine, in one command:
+#   tools/make_results.sh [sizes]     # default: small,medium,large
+# grundy bench (JSON, CSV, Markdown), the plots, and the whole-process
+# comparisons, then results/README.md's tables are refreshed from them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=${1:-small,medium,large}
+tools/setup.sh --extra
+tools/build.sh release
+build/release/engine/grundy bench --sizes "$sizes" --threads 1,2 --trials 3 --out results
+/usr/bin/python3 tools/plot_results.py results/bench.json results
+tools/compare_processes.sh
+/usr/bin/python3 tools/render_results_readme.py
