@@ -10,5 +10,6 @@ tools/setup.sh --extra
 tools/build.sh release
 build/release/engine/grundy bench --sizes "$sizes" --threads 1,2 --trials 3 --out results
 /usr/bin/python3 tools/plot_results.py results/bench.json results
+build/release/bench/grundy_kernels --benchmark_min_time=0.3 --benchmark_format=json --benchmark_out=results/kernels.json --benchmark_out_format=json >/dev/null
 tools/compare_processes.sh
 /usr/bin/python3 tools/render_results_readme.py

@@ -12,13 +12,7 @@
 #include "grundy/input_error.hpp"
 #include "grundy/level_solver.hpp"
 #include "grundy/serial_solver.hpp"
-
-// A valid header may ask for 10^9 nodes: the engine refuses what exceeds its
-// memory budget, which the fuzzer keeps well under its own RSS limit.
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  setenv("GRUNDY_MEMORY_LIMIT", "1G", 1);
-  return 0;
-}
+#include "fuzz_memory_limit.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace grundy;
