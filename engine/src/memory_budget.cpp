@@ -18,6 +18,8 @@ std::uint64_t physical_memory_bytes() {
 }
 
 std::uint64_t memory_budget_bytes() {
+  // Read once: the parser asks for every instance of a batch.
+  static const std::uint64_t budget = [] {
   std::uint64_t budget = physical_memory_bytes();
   if (const char* env = std::getenv("GRUNDY_MEMORY_LIMIT")) {
     char* end = nullptr;
@@ -30,6 +32,8 @@ std::uint64_t memory_budget_bytes() {
     }
     if (limit > 0) budget = std::min(budget, limit);
   }
+  return budget;
+  }();
   return budget;
 }
 
