@@ -36,12 +36,18 @@ cmp "$work/batch500.out" "$work/cin500.out"
 [[ $("$grundy" solve "$work/e7.txt") == $("$cin" <"$work/e7.txt") ]]
 
 hf() { hyperfine --style none --export-json "$out/processes-$1.json" "${@:2}" >/dev/null; }
-hf judge -N --warmup 20 --runs 200 "$grundy solve $work/judge.txt" "$cin < $work/judge.txt"
+hf judge --warmup 20 --runs 200 "$grundy solve $work/judge.txt" "$cin < $work/judge.txt"
 hf text-1e7 --warmup 1 --runs 5 "$grundy solve --threads 1 $work/e7.txt" "$grundy solve --threads 2 $work/e7.txt" \
   "$cin < $work/e7.txt"
 hf batch --warmup 1 --runs 5 "$grundy batch -q --threads 1 $work/judge10k.txt" \
   "$grundy batch -q --threads 2 $work/judge10k.txt" \
   "for i in \$(seq 1 500); do $cin < $work/judge500/\$i.txt; done"
+
+# Instruction counts are repeatable where wall times are not (valgrind).
+count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 | sed -nE 's/.*I +refs: +([0-9,]+).*/\1/p' | tr -d ,; }
+grundy_instr=$(count "$grundy" solve "$work/judge.txt")
+cin_instr=$(count "$cin" <"$work/judge.txt")
+echo "{\"grundy\": $grundy_instr, \"cin\": $cin_instr}" >"$out/processes-judge-instructions.json"
 
 /usr/bin/python3 - "$out" <<'PY'
 import json, sys, subprocess
@@ -60,6 +66,9 @@ def table(name, title, scale=None):
 j = table("judge", "Judge-scale instance (N 2000, M 6000, 62 KB)")
 g, c = list(j.values())
 lines.append(f"\ngrundy / cin: **{g / c:.2f}×** the time (below 1 is faster).")
+ins = json.load(open(f"{out}/processes-judge-instructions.json"))
+lines.append(f"\nInstructions (callgrind, whole process, repeatable): grundy {ins['grundy']/1e6:.2f} M, cin {ins['cin']/1e6:.2f} M: "
+             f"**{ins['cin'] / ins['grundy']:.1f}×** fewer for grundy.")
 t = table("text-1e7", "10^7-edge text instance (1M nodes, ~150 MB)")
 v = list(t.values())
 lines.append(f"\n1 thread: {v[0]:.2f} s, 2 threads: {v[1]:.2f} s, cin: {v[2]:.2f} s; grundy (2 threads) is **{v[2] / v[1]:.1f}×** faster than cin.")
