@@ -3,7 +3,7 @@
 # the Release build, then ASan+UBSan, then ThreadSanitizer (against an
 # instrumented oneTBB), then a 60-second run of each fuzz target. CI runs
 # exactly this.
-#   tools/test.sh           # everything (about 15 minutes on 2 cores)
+#   tools/test.sh           # everything (~7 minutes here, plus the first oneTBB build)
 #   tools/test.sh --quick   # the Release build's tests only
 set -euo pipefail
 cd "$(dirname "$0")/.."
