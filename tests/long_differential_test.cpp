@@ -26,7 +26,7 @@ TEST(LongDifferential, EveryShapeEveryThreadCount) {
       ASSERT_EQ(bgl_sg(g.graph()).to_vector(), want) << shape_name(s) << " seed " << seed;
       for (unsigned threads = 1; threads <= 4; ++threads) {
         tbb::task_arena arena(static_cast<int>(threads));
-        const ParallelConfig pc{threads, 16, 8};
+        const ParallelConfig pc{threads, 16, 8, 0};
         const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
         ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
       }

@@ -32,6 +32,7 @@ constexpr std::size_t kWideShare = 64;
 // third of its layering time in std::sort).
 constexpr std::size_t kSortMinNodes = std::size_t{1} << 16;
 
+
 }  // namespace
 
 // Kahn's algorithm by rounds, keeping every round in ascending id order:
@@ -61,7 +62,8 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
     return *scatter;
   };
 
-  if (pc.worth_it(g.n) && pc.worth_it(g.m)) {
+  const bool big = g.n >= pc.min_parallel_graph;
+  if (big && pc.worth_it(g.m)) {
     blocked().run(
         pc, g.n, mean_degree,
         [&](std::size_t u, auto&& sink) {
@@ -111,7 +113,7 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
     const std::size_t end = tail;  // the current round is order[head, end)
     layers.begin.push_back(static_cast<node_t>(end));
     const std::size_t width = end - head;
-    const bool parallel = pc.worth_it(width);
+    const bool parallel = big && pc.worth_it(width);
     if (width * kWideShare >= g.n && g.n >= 64 * kWideShare) {
       // Wide: successors that become ready set their bit (a bin's range is
       // whole words, so no two tasks share one); the next round is then

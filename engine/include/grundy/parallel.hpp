@@ -20,6 +20,12 @@ struct ParallelConfig {
   std::size_t min_parallel = 4096;
   /// Iterations per task in a parallel loop.
   std::size_t grain = 1024;
+  /// Kahn rounds are split between threads only on graphs of this many
+  /// nodes or more: below, the in-degrees fit in a core's cache, plain
+  /// decrements are cheap, and the blocked scatter's extra pass costs more
+  /// than a second thread saves (on 10^5-node graphs two threads measured
+  /// 0.58-0.78x of one: results/bench.md, uniform-s, wide-s, kron-s).
+  std::size_t min_parallel_graph = std::size_t{1} << 18;
 
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
 };
