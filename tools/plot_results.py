@@ -30,10 +30,15 @@ def main():
 
     # 1. Throughput against threads (level engine).
     fig, ax = plt.subplots(figsize=(8, 5))
-    for name in datasets:
+    colors = plt.get_cmap("tab20")
+    markers = "os^vD<>pP*Xh"
+    for i, name in enumerate(datasets):
         pts = sorted((r["threads"], r["edges_per_second"]) for r in runs if r["dataset"] == name and r["algo"] == "level")
         if pts:
-            ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], marker="o", label=name)
+            ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], marker=markers[i % len(markers)],
+                    color=colors(i % 20), label=name)
+    ax.set_yscale("log")
+    ax.set_xticks(sorted({r["threads"] for r in runs}))
     ax.set_xlabel("threads")
     ax.set_ylabel("SG throughput (million edges/s)")
     ax.set_title("level engine: throughput against threads\n" + subtitle, fontsize=10)
