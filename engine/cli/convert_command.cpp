@@ -26,16 +26,12 @@ struct ConvertOptions {
   unsigned threads = 0;
 };
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 int run_convert(const ConvertOptions& o) {
-  if (!ends_with(o.output, ".gcsr")) {
+  if (!is_gcsr_path(o.output)) {
     std::fprintf(stderr, "grundy: convert: the output must be a .gcsr file, not \"%s\"\n", o.output.c_str());
     return kUsage;
   }
-  const bool edge_list = o.from == "el" || (o.from == "auto" && ends_with(o.input, ".el"));
+  const bool edge_list = o.from == "el" || (o.from == "auto" && o.input.ends_with(".el"));
   if (!edge_list && (!o.tokens.empty() || o.base != 0)) {
     std::fprintf(stderr, "grundy: convert: --tokens and --base apply to edge lists (.el) only\n");
     return kUsage;

@@ -108,6 +108,8 @@ bool looks_like_gcsr(std::string_view bytes) {
          std::memcmp(bytes.data(), kGcsrMagic, sizeof kGcsrMagic) == 0;
 }
 
+bool is_gcsr_path(std::string_view path) { return path.ends_with(".gcsr"); }
+
 GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
                    PhaseTimer* timer) {
   if (timer) timer->start("validate");

@@ -13,7 +13,7 @@ namespace grundy {
 void write_generated(const GenSpec& s, const std::string& path, bool layered, std::uint64_t instances,
                      const ParallelConfig& pc, const std::function<void(std::uint64_t)>& progress) {
   check_spec(s);
-  const bool binary = path.size() >= 5 && path.compare(path.size() - 5, 5, ".gcsr") == 0;
+  const bool binary = is_gcsr_path(path);
   if (layered && !binary) throw std::invalid_argument("--layered needs a .gcsr output");
   if (instances > 1 && binary) throw std::invalid_argument("--instances needs a text output (a stream)");
   const std::uint64_t m = generated_edges(s);

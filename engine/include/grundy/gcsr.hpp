@@ -30,6 +30,10 @@ inline constexpr std::uint32_t kGcsrVersion = 1;
 /// tells binary input from text, by content and not by name.
 bool looks_like_gcsr(std::string_view bytes);
 
+/// True when an output path asks for .gcsr (its extension): how writers
+/// choose between binary and text.
+bool is_gcsr_path(std::string_view path);
+
 /// A validated .gcsr file: views into the caller's mapping (keep it alive).
 struct GcsrGame {
   GameView game;                         ///< ids as stored (renumbered if layered)
