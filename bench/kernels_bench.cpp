@@ -151,6 +151,33 @@ void BM_BglBaseline(benchmark::State& state) {
 }
 BENCHMARK(BM_BglBaseline)->Unit(benchmark::kMillisecond);
 
+// --- judge-scale instances, the unit of work of `grundy batch` -------------------
+
+// N 2000, M 6000: everything fits in L2, so what counts is instructions per edge.
+const OwnedGame& judge_graph() {
+  static const OwnedGame g = generate({Shape::uniform, 2000, 6000, 10, 7}, {1});
+  return g;
+}
+
+void BM_JudgeLevel(benchmark::State& state) {
+  const CsrView g = judge_graph().graph();
+  Layers layers;
+  SgValues sg;
+  for (auto _ : state) {
+    level_sg(g, {1}, layers, sg);
+    benchmark::DoNotOptimize(sg.size());
+  }
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_JudgeLevel)->Unit(benchmark::kMicrosecond);
+
+void BM_JudgeSerial(benchmark::State& state) {
+  const CsrView g = judge_graph().graph();
+  for (auto _ : state) benchmark::DoNotOptimize(serial_sg(g).size());
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_JudgeSerial)->Unit(benchmark::kMicrosecond);
+
 // --- input: the text parser and the .gcsr validator ----------------------------
 
 const std::string& text_instance() {

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include <random>
+
+#include "grundy/byte_masks.hpp"
 #include "grundy/classic_text.hpp"
 #include "grundy/generator.hpp"
 #include "grundy/input_error.hpp"
@@ -97,6 +100,85 @@ TEST(ClassicText, NodeCountBeyondMemoryIsRefused) {
 
 // Inputs above the parallel threshold are cut into chunks: the result and the
 // first error must not depend on how many threads parse them.
+TEST(ByteMasks, SimdAndPortableClassesAgree) {
+  std::mt19937_64 rng(3);
+  std::string bytes(64, '\0');
+  for (int trial = 0; trial < 2000; ++trial) {
+    // Mostly the bytes that matter (digits, whitespace, their neighbours), some of any value.
+    for (char& c : bytes) c = static_cast<char>(rng() % 4 ? "0123456789 \t\n\v\f\r/:\x08\x0e\x1f!"[rng() % 22] : rng());
+    const bytes::Masks simd = bytes::classify(bytes.data()), portable = bytes::classify_portable(bytes.data());
+    ASSERT_EQ(simd.digit, portable.digit) << trial;
+    ASSERT_EQ(simd.space, portable.space) << trial;
+    ASSERT_EQ(bytes::above_space(bytes.data()), bytes::above_space_portable(bytes.data())) << trial;
+    const std::uint64_t x = rng();
+    ASSERT_EQ(bytes::popcount(x), static_cast<unsigned>(std::popcount(x)));
+  }
+}
+
+// The 64-byte block path hands over to the byte loop wherever a block holds
+// something it does not take (a long number, a bad byte, an id out of
+// range): numbers written with random leading zeros (up to 12 digits) and
+// random runs of whitespace put those cases at every offset of a block.
+TEST(ClassicText, BlockPathAgreesWithTheRules) {
+  std::mt19937_64 rng(11);
+  const char* const kSpaces = " \t\n\r";
+  for (int trial = 0; trial < 300; ++trial) {
+    const node_t n = 60;
+    const std::size_t m = 100 + rng() % 200, k = 1 + rng() % 5;
+    std::vector<std::uint64_t> numbers;
+    for (std::size_t e = 0; e < m; ++e) {
+      const auto u = 1 + rng() % (n - 1);
+      numbers.push_back(u);
+      numbers.push_back(u + 1 + rng() % (n - u));
+    }
+    for (std::size_t t = 0; t < k; ++t) numbers.push_back(1 + rng() % n);
+    const bool long_ids = trial % 3 == 0;  // some 11-12 digit numbers: out of range
+    const bool bad_byte = trial % 5 == 1;
+    std::string text = std::to_string(n) + " " + std::to_string(m) + " " + std::to_string(k) + "\n";
+    std::size_t first_bad = SIZE_MAX;  // index of the first number that must be refused
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+      std::string digits = std::to_string(numbers[i]);
+      digits.insert(0, rng() % (long_ids ? 11 : 9), '0');
+      if (digits.size() > 10 && first_bad == SIZE_MAX) first_bad = i;
+      starts.push_back(text.size());
+      text += digits;
+      text.append(1 + rng() % 3, kSpaces[rng() % 4]);
+    }
+    std::size_t bad_at = SIZE_MAX;
+    if (bad_byte) {  // a letter inside or right after some number
+      const std::size_t i = rng() % numbers.size();
+      bad_at = starts[i] + rng() % (text.find_first_of(kSpaces, starts[i]) - starts[i] + 1);
+      text[bad_at] = 'x';
+      if (i < first_bad) first_bad = i;
+    }
+    const std::string error = error_of(text);
+    if (first_bad == SIZE_MAX) {
+      ASSERT_EQ(error, "") << trial;
+      const OwnedGame g = parse_classic(text);
+      std::vector<std::uint64_t> got;
+      for (node_t u = 0; u < g.n; ++u)
+        for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) got.push_back(g.targets[e]);
+      std::vector<std::uint64_t> want;
+      for (node_t u = 0; u < n; ++u)
+        for (std::size_t e = 0; e < m; ++e)
+          if (numbers[2 * e] == u + 1) want.push_back(numbers[2 * e + 1] - 1);
+      ASSERT_EQ(got, want) << trial;
+      ASSERT_EQ(g.tokens.size(), k);
+      for (std::size_t t = 0; t < k; ++t) ASSERT_EQ(g.tokens[t] + 1, numbers[2 * m + t]) << trial;
+      continue;
+    }
+    // The error names the first bad number, quoted whole.
+    const std::size_t from = starts[first_bad];
+    const std::string token = text.substr(from, text.find_first_of(kSpaces, from) - from);
+    ASSERT_NE(error.find("\"" + token + "\""), std::string::npos) << trial << ": " << error;
+    const std::string slot = first_bad < 2 * m ? (first_bad % 2 ? "the target" : "the source") +
+                                                     std::string(" of edge ") + std::to_string(first_bad / 2 + 1)
+                                               : "token " + std::to_string(first_bad - 2 * m + 1);
+    ASSERT_NE(error.find(slot), std::string::npos) << trial << ": " << error;
+  }
+}
+
 class ParallelParse : public ::testing::Test {
  protected:
   static std::string text() {

@@ -11,6 +11,7 @@
 
 #include "grundy/input_error.hpp"
 #include "grundy/memory_budget.hpp"
+#include "grundy/byte_masks.hpp"
 #include "grundy/swar.hpp"
 
 namespace grundy {
@@ -115,15 +116,87 @@ struct IdRules {
   std::uint64_t limit;
 };
 
+// The fast path of parse_chunk, 64 bytes at a time: the block's digit mask
+// says where every number starts and where it ends, so its numbers are
+// parsed independently (several in flight) rather than each waiting for the
+// previous one's end. It takes a block only when that block and the next
+// hold nothing but digits and whitespace, no number past `need`, and every id
+// in range; otherwise it stops and returns the token boundary from which the
+// byte-at-a-time loop goes on (and reports the error), with `idx` at that
+// point's count. Needs end - begin >= 128 to start.
+std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, const IdRules& rules,
+                         node_t* out, std::uint64_t& idx_io) {
+  if (end - begin < 128) return begin;
+  const char* blk = base + begin;
+  const char* const last_block = base + end - 128;  // its successor block ends by `end`
+  const char* resume = blk;                         // a token boundary: all before it is parsed
+  const std::uint64_t id_base = rules.base;
+  std::uint64_t idx = idx_io;
+  bool carry = false;  // a number runs from the previous block into this one (already parsed)
+  bytes::Masks cur = bytes::classify(blk);
+  for (; blk <= last_block; blk += 64) {
+    const bytes::Masks next = bytes::classify(blk + 64);
+    if ((~(cur.digit | cur.space) | ~(next.digit | next.space)) != 0) break;
+    const std::uint64_t digits = cur.digit;
+    std::uint64_t starts = bytes::run_starts(digits, carry);
+    // A block holds at most 32 numbers (a digit and a separator each), so
+    // only the last blocks before `need` count theirs.
+    if (rules.need - idx < 32 && bytes::popcount(starts) > rules.need - idx) break;
+    // The last digit of each number, less the one carried in from before;
+    // a number running on into the next block has a start here and no last.
+    std::uint64_t lasts = digits & ~((digits >> 1) | (next.digit << 63));
+    if (carry) lasts &= lasts - 1;
+    const std::uint64_t block_first = idx;
+    std::uint64_t worst = 0;  // the largest value - base, wrapping below base
+    const auto put = [&](std::uint64_t v) {
+      worst = std::max(worst, v - id_base);
+      out[idx++] = static_cast<node_t>(v - id_base);
+    };
+    while (lasts != 0) {
+      const auto first = static_cast<unsigned>(std::countr_zero(starts));
+      const unsigned len = static_cast<unsigned>(std::countr_zero(lasts)) - first + 1;
+      starts &= starts - 1;
+      lasts &= lasts - 1;
+      const char* p = blk + first;
+      if (len <= 8) {
+        put(swar::parse_digits(swar::load8(p), len));
+      } else {  // 9 or 10 digits (N of 10^8 and more); longer is no id
+        const std::uint64_t high = swar::parse_digits(swar::load8(p), 8);
+        put(len > 10 ? UINT64_MAX : high * (len == 9 ? 10 : 100) + swar::parse_digits(swar::load8(p + 8), len - 8));
+      }
+    }
+    const bool runs_on = starts != 0;
+    if (runs_on) {  // at most 10 digits into the next block (longer is no id)
+      const char* p = blk + std::countr_zero(starts);
+      const std::uint64_t chunk = swar::load8(p);
+      auto len = static_cast<unsigned>(std::countr_zero(swar::non_digits(chunk))) / 8;
+      std::uint64_t v = swar::parse_digits(chunk, std::min(len, 8u));
+      while (len >= 8 && len < 11 && static_cast<unsigned>(static_cast<unsigned char>(p[len]) - '0') < 10)
+        v = v * 10 + static_cast<unsigned char>(p[len++]) - '0';
+      if (len > 10) v = UINT64_MAX;
+      put(v);
+    }
+    if (worst >= rules.limit) {  // let the byte loop find and report the bad id
+      idx = block_first;
+      break;
+    }
+    resume = runs_on ? blk + 64 + std::countr_zero(~next.digit) : blk + 64;
+    carry = runs_on;
+    cur = next;
+  }
+  idx_io = idx;
+  return static_cast<std::size_t>(resume - base);
+}
+
 // Parses the numbers of text[begin, end) (a range that starts and ends at a
 // token boundary) into out[first, ...). Stops at the first error.
 ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t end,
                         std::uint64_t first, const IdRules& rules, node_t* out) {
   const std::uint64_t need = rules.need, id_base = rules.base, limit = rules.limit;
   const char* const base = text.data();
-  const char* p = base + begin;
-  const char* const e = base + end;
   std::uint64_t idx = first;
+  const char* p = base + parse_blocks(base, begin, end, rules, out, idx);
+  const char* const e = base + end;
   for (;;) {
     while (p < e && kClass[static_cast<unsigned char>(*p)] == kSpace) ++p;
     if (p == e) break;
@@ -272,22 +345,20 @@ BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules
   return scan;
 }
 
-// Self-loops are errors; they are rare, so the edge's line is found by
-// scanning to it only when there is one.
-void reject_self_loops(std::string_view text, std::string_view source, std::size_t body,
-                       const Array<node_t>& ids, std::uint64_t m, std::uint64_t base) {
-  for (edge_t e = 0; e < m; ++e) {
-    if (ids[2 * e] != ids[2 * e + 1]) continue;
-    std::size_t pos = body;
-    for (std::uint64_t i = 0;; ++i) {
-      while (is_space(text[pos])) ++pos;
-      if (i == 2 * e) break;
-      while (!is_space(text[pos])) ++pos;
-    }
-    const std::string id = std::to_string(ids[2 * e] + base);
-    throw_at(source, text, pos,
-             "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id);
+// Self-loops are errors; build_csr finds them, and only then is the edge's
+// line found, by scanning to it.
+void reject_self_loop(std::string_view text, std::string_view source, std::size_t body,
+                      const Array<node_t>& ids, std::optional<std::size_t> loop, std::uint64_t base) {
+  if (!loop) return;
+  const std::size_t e = *loop;
+  std::size_t pos = body;
+  for (std::uint64_t i = 0;; ++i) {
+    while (is_space(text[pos])) ++pos;
+    if (i == 2 * e) break;
+    while (!is_space(text[pos])) ++pos;
   }
+  const std::string id = std::to_string(ids[2 * e] + base);
+  throw_at(source, text, pos, "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id);
 }
 
 }  // namespace
@@ -324,9 +395,9 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
   if (node_bytes > memory_budget_bytes())
     require_memory(node_bytes, std::string(source) + ":" + std::to_string(line_of(text, options.start)),
                    "N = " + std::to_string(h.n) + " nodes");
-  reject_self_loops(text, source, h.body, ids, h.m, 1);
   if (options.timer) options.timer->start("build CSR");
-  build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game);
+  reject_self_loop(text, source, h.body, ids,
+                   build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game), 1);
   game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m),
                      ids.begin() + static_cast<std::ptrdiff_t>(rules.need));
   if (options.timer) options.timer->stop();
@@ -360,10 +431,11 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
                        std::to_string(id) + " is not a node of the graph (ids " +
                        std::to_string(options.base) + ".." + std::to_string(n + options.base - 1) + ")");
   }
-  reject_self_loops(text, source, 0, scan.ids, m, options.base);
   if (options.timer) options.timer->start("build CSR");
   OwnedGame game;
-  build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game);
+  reject_self_loop(text, source, 0, scan.ids,
+                   build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game),
+                   options.base);
   for (std::uint64_t id : options.tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
   if (options.timer) options.timer->stop();
   return game;

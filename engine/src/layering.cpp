@@ -27,10 +27,6 @@ inline void prefetch_rows(const CsrView& g, const node_t* order, std::size_t i, 
 // chain never scans N bits per node.
 constexpr std::size_t kWideShare = 64;
 
-// Below this many nodes every array fits in cache, and sorting a round by
-// id would cost more than the order saves (a judge-sized instance spent a
-// third of its layering time in std::sort).
-constexpr std::size_t kSortMinNodes = std::size_t{1} << 16;
 
 
 }  // namespace
@@ -85,14 +81,33 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
   Array<std::uint64_t>& bitmap = layers.bitmap;  // the next round, when produced wide
   std::optional<tbb::enumerable_thread_specific<std::vector<node_t>>> lists;
 
+  const bool cached = g.n < kCachedNodes;  // no prefetching, no sorting
   // Decrements the in-degrees of the successors of order[b, e) on this
   // thread; `ready(v)` gets each that reaches zero.
   const auto expand = [&](std::size_t b, std::size_t e, auto&& ready) {
     for (std::size_t i = b; i < e; ++i) {
-      prefetch_rows(g, order, i, e);
+      if (!cached) prefetch_rows(g, order, i, e);
       const node_t u = order[i];
       for (edge_t k = off[u], end = off[u + 1]; k < end; ++k)
         if (--deg[targets[k]] == 0) ready(targets[k]);
+    }
+  };
+  // The narrow step: expand() appending to order[], but without a branch on
+  // "did it reach zero" (a coin flip on random DAGs): every successor is
+  // written at the tail, and the tail only moves past the ones that became
+  // ready. The write stays inside order[]: a successor not yet ready is a
+  // node not yet in it, so tail < n. (The same trick on the wide rounds'
+  // bitmap measured 1.7x slower: a read-modify-write per edge, not per
+  // ready node.)
+  const auto expand_append = [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      if (!cached) prefetch_rows(g, order, i, e);
+      const node_t u = order[i];
+      for (edge_t k = off[u], end = off[u + 1]; k < end; ++k) {
+        const node_t v = targets[k];
+        order[tail] = v;
+        tail += --deg[v] == 0;
+      }
     }
   };
   // The same, split between threads through the blocked scatter.
@@ -158,7 +173,7 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
     if (!parallel) {
       // Narrow: a plain queue step appending straight to order. A chain of
       // 10^7 nodes is 10^7 of these, so they cost no barrier and no scan.
-      expand(head, end, [&](node_t v) { order[tail++] = v; });
+      expand_append(head, end);
       head = end;
     } else {
       if (!lists) lists.emplace();
@@ -171,8 +186,9 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers) 
       }
     }
     // The next round in id order, for locality; a graph that fits in cache
-    // gains nothing from it (renumbering sorts layers itself).
-    if (g.n >= kSortMinNodes) std::sort(order + end, order + tail);
+    // gains nothing from it (a judge-sized instance spent a third of its
+    // layering time in std::sort; renumbering sorts layers itself).
+    if (!cached) std::sort(order + end, order + tail);
   }
   if (tail < g.n)
     throw CycleError(find_cycle(g, [&](node_t u) { return deg[u] > 0; }));

@@ -16,9 +16,9 @@ namespace {
 template <bool Identity, class Sg>
 void mex_range(const node_t* __restrict order, const edge_t* __restrict off,
                const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
-               std::size_t b, std::size_t e) {
+               std::size_t b, std::size_t e, bool prefetch) {
   for (std::size_t i = e; i-- > b;) {
-    if constexpr (!Identity) {
+    if (!Identity && prefetch) {
       // Random ids: start the row loads of nodes a few steps ahead (their
       // offsets first, then their rows), so that misses overlap.
       if (i >= b + 16) __builtin_prefetch(off + order[i - 16]);
@@ -35,7 +35,7 @@ template <bool Identity, class Sg>
 void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg,
               PhaseTimer* log) {
   const auto run = [&](BitsetMex& mex, std::size_t b, std::size_t e) {
-    mex_range<Identity>(layers.order, g.offsets, g.targets, sg, mex, b, e);
+    mex_range<Identity>(layers.order, g.offsets, g.targets, sg, mex, b, e, g.n >= kCachedNodes);
   };
   // With a layer log, each step (a wide layer, or a run of narrow ones) is
   // timed and its nodes and edges counted; beyond kMaxLogged steps (a deep

@@ -1,0 +1,105 @@
+// Classifies 64 bytes at once into bit masks (bit i = byte p[i]), for the
+// text scanners' block paths.
+//
+// With masks, where each number starts is known for a whole block before any
+// of them is parsed, so the numbers of a block are parsed independently of
+// each other instead of through a chain of "where did the last one end".
+// x86-64 always has SSE2, so the SSE2 path needs no -march flag; other
+// targets take the portable loop, which the tests also check against it.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace grundy::bytes {
+
+/// The classes of 64 bytes: decimal digits, and the format's whitespace
+/// (space, \t \n \v \f \r). A byte in neither mask is some other byte.
+struct Masks {
+  std::uint64_t digit = 0;
+  std::uint64_t space = 0;
+};
+
+/// classify() without SIMD, one byte at a time.
+inline Masks classify_portable(const char* p) {
+  Masks m;
+  for (unsigned i = 0; i < 64; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    m.digit |= std::uint64_t{static_cast<unsigned>(c - '0') < 10} << i;
+    m.space |= std::uint64_t{c == ' ' || static_cast<unsigned>(c - '\t') < 5} << i;
+  }
+  return m;
+}
+
+/// Bytes above 0x20 (everything but space and the ASCII controls), without SIMD.
+inline std::uint64_t above_space_portable(const char* p) {
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 64; ++i) m |= std::uint64_t{static_cast<unsigned char>(p[i]) > 0x20} << i;
+  return m;
+}
+
+#if defined(__SSE2__)
+
+/// The classes of p[0, 64).
+inline Masks classify(const char* p) {
+  // Adding 0x80 - lo maps lo..lo+k-1 onto -128..-128+k-1, the only bytes
+  // below -128+k in a signed compare: one add and one compare per range.
+  const __m128i digit_bias = _mm_set1_epi8(static_cast<char>(0x80 - '0'));
+  const __m128i digit_top = _mm_set1_epi8(static_cast<char>(0x80 + 10));
+  const __m128i ctrl_bias = _mm_set1_epi8(static_cast<char>(0x80 - '\t'));
+  const __m128i ctrl_top = _mm_set1_epi8(static_cast<char>(0x80 + 5));
+  const __m128i blank = _mm_set1_epi8(' ');
+  Masks m;
+  for (unsigned i = 0; i < 4; ++i) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const __m128i d = _mm_cmplt_epi8(_mm_add_epi8(x, digit_bias), digit_top);
+    const __m128i s = _mm_or_si128(_mm_cmplt_epi8(_mm_add_epi8(x, ctrl_bias), ctrl_top), _mm_cmpeq_epi8(x, blank));
+    m.digit |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(d))} << (16 * i);
+    m.space |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(s))} << (16 * i);
+  }
+  return m;
+}
+
+/// The bytes of p[0, 64) above 0x20.
+inline std::uint64_t above_space(const char* p) {
+  const __m128i floor = _mm_set1_epi8(0x21);
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const __m128i a = _mm_cmpeq_epi8(_mm_max_epu8(x, floor), x);  // x >= 0x21, unsigned
+    m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(a))} << (16 * i);
+  }
+  return m;
+}
+
+#else
+
+inline Masks classify(const char* p) { return classify_portable(p); }
+inline std::uint64_t above_space(const char* p) { return above_space_portable(p); }
+
+#endif
+
+/// std::popcount, but inline where the target has no popcnt instruction
+/// (plain x86-64 builds call a library routine for it, once per block here).
+inline unsigned popcount(std::uint64_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+  return static_cast<unsigned>(std::popcount(x));
+#else
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/// The first byte of each run of set bits in `mask` (a token's first byte),
+/// given whether the byte before the block continued a run (carry_in).
+inline std::uint64_t run_starts(std::uint64_t mask, bool carry_in) {
+  return mask & ~((mask << 1) | std::uint64_t{carry_in});
+}
+
+}  // namespace grundy::bytes
