@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "grundy/generator.hpp"
 #include "grundy/layering.hpp"
@@ -29,6 +30,23 @@ TEST(Permutation, IsABijectionWithItsInverse) {
       ASSERT_TRUE(seen.insert(y).second);
       ASSERT_EQ(p.inverse(y), x);
     }
+    // The batch forms (SIMD) agree with the element-wise ones.
+    std::vector<std::uint32_t> batch(n), back(n);
+    for (std::uint64_t x = 0; x < n; ++x) batch[x] = static_cast<std::uint32_t>(x);
+    p.apply(batch.data(), n);
+    back = batch;
+    p.apply_inverse(back.data(), n);
+    for (std::uint64_t x = 0; x < n; ++x) {
+      ASSERT_EQ(batch[x], p(x));
+      ASSERT_EQ(back[x], x);
+    }
+  }
+  // 32-bit lanes up to the largest N: no overflow in the split or the rounds.
+  const Permutation big(kMaxNodes, 5);
+  for (std::uint64_t x : {std::uint64_t{0}, std::uint64_t{1}, kMaxNodes / 2, kMaxNodes - 1}) {
+    const std::uint64_t y = big(x);
+    ASSERT_LT(y, kMaxNodes);
+    ASSERT_EQ(big.inverse(y), x);
   }
 }
 

@@ -69,7 +69,7 @@ std::vector<Entry> read_manifest(const BenchOptions& o) {
       return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
     };
     if (!wanted(o.sizes, e.info.size) || !wanted(o.only, e.info.name)) continue;
-    e.info.file = o.cache + "/" + e.info.name + ".gcsr";
+    e.info.file = o.cache + "/" + e.info.name + ".g" + std::to_string(kGeneratorVersion) + ".gcsr";
     e.info.generator = "grundy gen --shape " + e.info.shape + " --nodes " + std::to_string(e.spec.nodes) +
                        " --edges " + std::to_string(e.spec.edges) + " --tokens " + std::to_string(e.spec.tokens) +
                        " --seed " + std::to_string(e.spec.seed) + " --layers " + std::to_string(e.spec.layers) +

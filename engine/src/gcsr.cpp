@@ -260,7 +260,7 @@ GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, st
   // as a SIGBUS when a page of the mapping is first written.
   if (const int err = ::posix_fallocate(temp->fd(), 0, static_cast<off_t>(size_)); err != 0)
     throw InputError(path_ + ": cannot reserve " + std::to_string(size_) + " bytes: " + std::strerror(err));
-  void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, temp->fd(), 0);
+  void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, temp->fd(), 0);
   if (p == MAP_FAILED) throw InputError(path_ + ": cannot map for writing: " + std::strerror(errno));
   base_ = static_cast<char*>(p);
   std::memcpy(base_, &h, sizeof h);

@@ -1,9 +1,12 @@
 #include "grundy/generator.hpp"
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "grundy/permutation.hpp"
 
@@ -70,9 +73,11 @@ struct RankModel {
   std::uint64_t band_begin(std::uint64_t l) const {
     return static_cast<std::uint64_t>(static_cast<u128>(l) * n / s.layers);
   }
-  // The target rank of edge j of rank r (edge number `global` overall).
-  std::uint64_t target(std::uint64_t r, std::uint64_t j, std::uint64_t global) const {
-    const std::uint64_t h = mix(s.seed, kEdgeStream, global);
+  // The target rank of edge j of rank r. Its random stream index is (r, j)
+  // packed (j < n < 2^32), not the edge's global number, which would cost
+  // the rank's start (a 128-bit division) per row.
+  std::uint64_t target(std::uint64_t r, std::uint64_t j) const {
+    const std::uint64_t h = mix(s.seed, kEdgeStream, (r << 32) | j);
     switch (s.shape) {
       case Shape::tournament: return r + 1 + j;
       case Shape::chain:
@@ -240,24 +245,34 @@ void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfi
     Array<edge_t> pl;
     if (s.shape == Shape::powerlaw) pl = powerlaw_starts(n, m, s.seed);
     const auto start = [&](std::uint64_t r) { return pl.empty() ? model.start(r) : pl[r]; };
+    // The ranks of ids [b, e), as SIMD batches (Permutation::apply_inverse).
+    tbb::enumerable_thread_specific<std::vector<node_t>> rank_buffers;
+    const auto ranks_of = [&](std::size_t b, std::size_t e) -> const node_t* {
+      std::vector<node_t>& ranks = rank_buffers.local();
+      ranks.resize(e - b);
+      for (std::size_t u = b; u < e; ++u) ranks[u - b] = static_cast<node_t>(u);
+      id_of.apply_inverse(ranks.data(), ranks.size());
+      return ranks.data();
+    };
     // offsets by id: the degree of each id's rank, then a prefix sum.
     out.offsets[0] = 0;
     for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t u = b; u < e; ++u) {
-        const std::uint64_t r = id_of.inverse(u);
-        out.offsets[u + 1] = start(r + 1) - start(r);
-      }
+      const node_t* rank = ranks_of(b, e);
+      for (std::size_t u = b; u < e; ++u) out.offsets[u + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
     });
     prefix_sum(out.offsets, n);
-    // Each id's row, independently: parallel and deterministic.
+    // Each id's row, independently: parallel and deterministic. The rows
+    // first get target ranks, then a block's worth of them at once is mapped
+    // to ids (Permutation::apply runs as SIMD over a batch).
     for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+      const node_t* rank = ranks_of(b, e);
       for (std::size_t u = b; u < e; ++u) {
-        const std::uint64_t r = id_of.inverse(u), first = start(r);
+        const std::uint64_t r = rank[u - b];
         node_t* row = out.targets + out.offsets[u];
         const std::uint64_t d = out.offsets[u + 1] - out.offsets[u];
-        for (std::uint64_t j = 0; j < d; ++j)
-          row[j] = static_cast<node_t>(id_of(model.target(r, j, first + j)));
+        for (std::uint64_t j = 0; j < d; ++j) row[j] = static_cast<node_t>(model.target(r, j));
       }
+      id_of.apply(out.targets + out.offsets[b], out.offsets[e] - out.offsets[b]);
       report(out.offsets[e] - out.offsets[b]);
     });
   }

@@ -28,6 +28,11 @@ enum class Shape {
   kron,        ///< R-MAT (Graph500 a=.57 b=c=.19) edges, oriented by rank
 };
 
+/// Changes whenever one GenSpec starts to give different bytes (2: the
+/// 32-bit SIMD permutation and per-(rank, j) edge streams). Caches of
+/// generated files (grundy bench) carry it in their names.
+inline constexpr int kGeneratorVersion = 2;
+
 struct GenSpec {
   Shape shape = Shape::uniform;
   std::uint64_t nodes = 1000;
