@@ -43,4 +43,12 @@ inline std::uint64_t parse_digits(std::uint64_t chunk, unsigned len) {
   return ((v & 0x0000FFFF0000FFFFull) * 42949672960001) >> 32;  // 10000*2^32 + 1: octets
 }
 
+/// parse_digits for 1 to 4 digits in the low bytes of a 32-bit word: one
+/// multiply fewer, and immediates that fit the instructions.
+inline std::uint32_t parse_digits4(std::uint32_t chunk, unsigned len) {
+  std::uint32_t v = (chunk & 0x0F0F0F0Fu) << (8 * (4 - len));
+  v = (v * 2561) >> 8;                      // digit pairs
+  return ((v & 0x00FF00FFu) * 6553601) >> 16;  // the quad, in the low 16 bits
+}
+
 }  // namespace grundy::swar
