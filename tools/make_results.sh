@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates everything in results/ on this machine, in one command:
 #   tools/make_results.sh [sizes]     # default: small,medium,large
-# grundy bench (JSON, CSV, Markdown), the plots, and the whole-process
-# comparisons, then results/README.md's tables are refreshed from them.
+# grundy bench (JSON, CSV, Markdown), the plots, the whole-process
+# comparisons and the 10^8-edge gen/open measurement, then results/README.md's tables are refreshed from them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${1:-small,medium,large}
@@ -12,4 +12,5 @@ build/release/engine/grundy bench --sizes "$sizes" --threads 1,2 --trials 3 --ou
 /usr/bin/python3 tools/plot_results.py results/bench.json results
 build/release/bench/grundy_kernels --benchmark_min_time=0.3 --benchmark_format=json --benchmark_out=results/kernels.json --benchmark_out_format=json >/dev/null
 tools/compare_processes.sh
+tools/measure_large.sh
 /usr/bin/python3 tools/render_results_readme.py
