@@ -1,5 +1,9 @@
 #include "grundy/classic_text.hpp"
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -117,6 +121,56 @@ struct IdRules {
   std::uint64_t limit;
 };
 
+// The number of `len` digits (1 to 10; more: too large for any id) at p,
+// with at least 16 readable bytes from p.
+inline std::uint64_t parse_id(const char* p, unsigned len) {
+  if (len <= 4) {  // the ids of graphs up to 9,999 nodes: a judge's instances
+    std::uint32_t chunk;
+    std::memcpy(&chunk, p, 4);
+    return swar::parse_digits4(chunk, len);
+  }
+  if (len <= 8) return swar::parse_digits(swar::load8(p), len);
+  if (len > 10) return UINT64_MAX;
+  const std::uint64_t high = swar::parse_digits(swar::load8(p), 8);  // 9 or 10 digits: N of 10^8 and more
+  return high * (len == 9 ? 10 : 100) + swar::parse_digits(swar::load8(p + 8), len - 8);
+}
+
+#if defined(__AVX2__)
+// Four numbers of at most 8 digits each, the j-th from blk + first[j] to
+// blk + last[j], as one 64-bit lane each: shift each to the top of its lane,
+// then combine digit pairs, quads and octets with three multiply-adds.
+// Stores value - base for the four at out[0..3]; returns those four, for
+// the range check.
+inline __m128i parse4_avx2(const char* blk, const std::uint64_t (&first)[4], const std::uint64_t (&last)[4],
+                           std::uint64_t base, node_t* out) {
+  const auto at = [&](int j) { return static_cast<long long>(swar::load8(blk + first[j])); };
+  const __m256i chunks = _mm256_set_epi64x(at(3), at(2), at(1), at(0));
+  const __m256i starts = _mm256_set_epi64x(static_cast<long long>(first[3]), static_cast<long long>(first[2]),
+                                           static_cast<long long>(first[1]), static_cast<long long>(first[0]));
+  const __m256i ends = _mm256_set_epi64x(static_cast<long long>(last[3]), static_cast<long long>(last[2]),
+                                         static_cast<long long>(last[1]), static_cast<long long>(last[0]));
+  // 8 * (8 - len) = 8 * (first + 7 - last)
+  const __m256i shifts = _mm256_slli_epi64(_mm256_sub_epi64(_mm256_add_epi64(starts, _mm256_set1_epi64x(7)), ends), 3);
+  __m256i v = _mm256_sllv_epi64(_mm256_and_si256(chunks, _mm256_set1_epi8(0x0F)), shifts);
+  v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x010A));  // bytes (a, b) -> 10a + b
+  v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00010064));  // 16-bit (a, b) -> 100a + b
+  v = _mm256_packus_epi32(v, v);                              // 32-bit -> 16-bit (each <= 9999)
+  v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00012710));  // 16-bit (a, b) -> 10000a + b
+  // Lanes now hold the values at 32-bit positions 0, 1 (from lanes 0, 1) and
+  // 4, 5 (lanes 2, 3), each twice over: gather them into the low 128 bits.
+  v = _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(0, 0, 0, 0, 5, 4, 1, 0));
+  const __m128i values = _mm_sub_epi32(_mm256_castsi256_si128(v), _mm_set1_epi32(static_cast<int>(base)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), values);
+  return values;
+}
+
+inline std::uint32_t max_lane(__m128i x) {
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, 0x4E));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, 0xB1));
+  return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
+}
+#endif
+
 // The fast path of parse_chunk, 64 bytes at a time: the block's digit mask
 // says where every number starts and where it ends, so its numbers are
 // parsed independently (several in flight) rather than each waiting for the
@@ -149,26 +203,40 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
     if (carry) lasts &= lasts - 1;
     const std::uint64_t block_first = idx;
     std::uint64_t worst = 0;  // the largest value - base, wrapping below base
+#if defined(__AVX2__)
+    __m128i simd_worst = _mm_setzero_si128();  // the same for the four-at-once path, per lane
+    // No run of 9 digits starts in this block: every number ending here has
+    // at most 8 (one carried in from before ends here but is not parsed here).
+    std::uint64_t nine = digits;
+    for (unsigned k = 1; k < 9; ++k) nine &= (digits >> k) | (next.digit << (64 - k));
+    const bool short_ids = nine == 0;
+#endif
     const auto put = [&](std::uint64_t v) {
       worst = std::max(worst, v - id_base);
       out[idx++] = static_cast<node_t>(v - id_base);
     };
     while (lasts != 0) {
+#if defined(__AVX2__)
+      // Four numbers at once while four more end in this block and none of
+      // its numbers has 9 digits or more: their digits in one register.
+      if (short_ids && bytes::popcount(lasts) >= 4) {
+        std::uint64_t first[4], last[4];
+        for (unsigned j = 0; j < 4; ++j) {
+          first[j] = static_cast<std::uint64_t>(std::countr_zero(starts));
+          last[j] = static_cast<std::uint64_t>(std::countr_zero(lasts));
+          starts &= starts - 1;
+          lasts &= lasts - 1;
+        }
+        simd_worst = _mm_max_epu32(simd_worst, parse4_avx2(blk, first, last, id_base, out + idx));
+        idx += 4;
+        continue;
+      }
+#endif
       const auto first = static_cast<unsigned>(std::countr_zero(starts));
       const unsigned len = static_cast<unsigned>(std::countr_zero(lasts)) - first + 1;
       starts &= starts - 1;
       lasts &= lasts - 1;
-      const char* p = blk + first;
-      if (len <= 4) {  // the ids of graphs up to 9,999 nodes: a judge's instances
-        std::uint32_t chunk;
-        std::memcpy(&chunk, p, 4);
-        put(swar::parse_digits4(chunk, len));
-      } else if (len <= 8) {
-        put(swar::parse_digits(swar::load8(p), len));
-      } else {  // 9 or 10 digits (N of 10^8 and more); longer is no id
-        const std::uint64_t high = swar::parse_digits(swar::load8(p), 8);
-        put(len > 10 ? UINT64_MAX : high * (len == 9 ? 10 : 100) + swar::parse_digits(swar::load8(p + 8), len - 8));
-      }
+      put(parse_id(blk + first, len));
     }
     const bool runs_on = starts != 0;
     if (runs_on) {  // at most 10 digits into the next block (longer is no id)
@@ -181,6 +249,9 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
       if (len > 10) v = UINT64_MAX;
       put(v);
     }
+#if defined(__AVX2__)
+    worst = std::max<std::uint64_t>(worst, max_lane(simd_worst));
+#endif
     if (worst >= rules.limit) {  // let the byte loop find and report the bad id
       idx = block_first;
       break;
@@ -239,11 +310,18 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
   return {idx - first, {}};
 }
 
-// Counts the whitespace-separated tokens of text[begin, end).
+// Counts the whitespace-separated tokens of text[begin, end), 64 bytes a
+// step while whole blocks remain.
 std::uint64_t count_tokens(std::string_view text, std::size_t begin, std::size_t end) {
   std::uint64_t count = 0;
   bool in_token = false;
-  for (std::size_t i = begin; i < end; ++i) {
+  std::size_t i = begin;
+  for (; end - i >= 64; i += 64) {
+    const std::uint64_t tokens = ~bytes::classify(text.data() + i).space;
+    count += bytes::popcount(bytes::run_starts(tokens, in_token));
+    in_token = (tokens >> 63) != 0;
+  }
+  for (; i < end; ++i) {
     const bool space = is_space(text[i]);
     count += static_cast<std::uint64_t>(!space && !in_token);
     in_token = !space;
