@@ -21,11 +21,14 @@ struct ParallelConfig {
   /// Iterations per task in a parallel loop.
   std::size_t grain = 1024;
   /// Kahn rounds are split between threads only on graphs of this many
-  /// nodes or more: below, the in-degrees fit in a core's cache, plain
-  /// decrements are cheap, and the blocked scatter's extra pass costs more
-  /// than a second thread saves (on 10^5-node graphs two threads measured
-  /// 0.58-0.78x of one: results/bench.md, uniform-s, wide-s, kron-s).
-  std::size_t min_parallel_graph = std::size_t{1} << 18;
+  /// nodes or more: below, the in-degrees stay in cache, plain decrements
+  /// are cheap, and the blocked scatter's extra pass costs more than a
+  /// second thread saves. Layering with 2 threads, split against not split
+  /// (`grundy solve --stats --threads 2`, uniform graphs of 10 edges a node):
+  /// 10^6 nodes 256 ms against 185-245 (wide-m: 130 against 104-110),
+  /// 4*10^6 nodes 725-797 against 917-954, 10^7 nodes 1.82-1.91 s against
+  /// 2.69-2.86; on 10^5-node graphs splitting measured 0.58-0.78x.
+  std::size_t min_parallel_graph = std::size_t{1} << 21;
 
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
 };
