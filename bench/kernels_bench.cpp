@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "grundy/bgl_baseline.hpp"
 #include "grundy/classic_text.hpp"
@@ -24,6 +25,7 @@
 #include "grundy/mapped_file.hpp"
 #include "grundy/mex.hpp"
 #include "grundy/output_file.hpp"
+#include "grundy/permutation.hpp"
 #include "grundy/renumber.hpp"
 #include "grundy/serial_solver.hpp"
 
@@ -177,6 +179,31 @@ void BM_JudgeSerial(benchmark::State& state) {
   edges_counter(state, g.m);
 }
 BENCHMARK(BM_JudgeSerial)->Unit(benchmark::kMicrosecond);
+
+// --- the generator's id permutation: element by element, and in batches ----------
+
+void BM_PermutationScalar(benchmark::State& state) {
+  const Permutation perm(10'000'000, 42);
+  std::vector<std::uint32_t> ids(1 << 16);
+  for (auto _ : state) {
+    for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = static_cast<std::uint32_t>(perm(k));
+    benchmark::DoNotOptimize(ids.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ids.size()));
+}
+BENCHMARK(BM_PermutationScalar);
+
+void BM_PermutationBatch(benchmark::State& state) {
+  const Permutation perm(10'000'000, 42);
+  std::vector<std::uint32_t> ids(1 << 16);
+  for (auto _ : state) {
+    for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = static_cast<std::uint32_t>(k);
+    perm.apply(ids.data(), ids.size());
+    benchmark::DoNotOptimize(ids.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ids.size()));
+}
+BENCHMARK(BM_PermutationBatch);
 
 // --- input: the text parser and the .gcsr validator ----------------------------
 

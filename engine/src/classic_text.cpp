@@ -238,16 +238,13 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
       lasts &= lasts - 1;
       put(parse_id(blk + first, len));
     }
+    // A number running on into the next block ends where that block's
+    // first run of digits does (64 digits there: far too long for an id).
     const bool runs_on = starts != 0;
-    if (runs_on) {  // at most 10 digits into the next block (longer is no id)
-      const char* p = blk + std::countr_zero(starts);
-      const std::uint64_t chunk = swar::load8(p);
-      auto len = static_cast<unsigned>(std::countr_zero(swar::non_digits(chunk))) / 8;
-      std::uint64_t v = swar::parse_digits(chunk, std::min(len, 8u));
-      while (len >= 8 && len < 11 && static_cast<unsigned>(static_cast<unsigned char>(p[len]) - '0') < 10)
-        v = v * 10 + static_cast<unsigned char>(p[len++]) - '0';
-      if (len > 10) v = UINT64_MAX;
-      put(v);
+    const auto spill = static_cast<unsigned>(std::countr_zero(~next.digit));
+    if (runs_on) {
+      const auto first = static_cast<unsigned>(std::countr_zero(starts));
+      put(parse_id(blk + first, 64 - first + spill));
     }
 #if defined(__AVX2__)
     worst = std::max<std::uint64_t>(worst, max_lane(simd_worst));
@@ -256,7 +253,7 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
       idx = block_first;
       break;
     }
-    resume = runs_on ? blk + 64 + std::countr_zero(~next.digit) : blk + 64;
+    resume = blk + 64 + (runs_on ? spill : 0);
     carry = runs_on;
     cur = next;
   }
@@ -265,7 +262,10 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
 }
 
 // Parses the numbers of text[begin, end) (a range that starts and ends at a
-// token boundary) into out[first, ...). Stops at the first error.
+// token boundary) into out[first, ...). Stops at the first error. After the
+// block path, the byte loop only sees the last bytes (under 128) and what
+// follows something the block path does not take, which is an error or the
+// last few numbers before `need`.
 ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t end,
                         std::uint64_t first, const IdRules& rules, node_t* out) {
   const std::uint64_t need = rules.need, id_base = rules.base, limit = rules.limit;
@@ -276,21 +276,6 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
   for (;;) {
     while (p < e && kClass[static_cast<unsigned char>(*p)] == kSpace) ++p;
     if (p == e) break;
-    if (e - p >= 8) {
-      // The common case, without a branch per digit: 1 to 7 digits and then
-      // whitespace, all within the next eight bytes.
-      const std::uint64_t chunk = swar::load8(p);
-      const auto len = static_cast<unsigned>(std::countr_zero(swar::non_digits(chunk))) / 8;
-      if (len - 1 < 7 && kClass[static_cast<unsigned char>(p[len])] == kSpace) {
-        const std::uint64_t v = swar::parse_digits(chunk, len);
-        const auto offset = static_cast<std::size_t>(p - base);
-        if (idx >= need) return {idx - first, {ChunkError::kExtra, offset, idx}};
-        if (v - id_base >= limit) return {idx - first, {ChunkError::kOutOfRange, offset, idx}};
-        out[idx++] = static_cast<node_t>(v - id_base);
-        p += len;
-        continue;
-      }
-    }
     const char* const start = p;
     std::uint64_t v = 0;
     while (p < e) {

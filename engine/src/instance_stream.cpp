@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "grundy/byte_masks.hpp"
-#include "grundy/swar.hpp"
 
 namespace grundy {
 namespace {
@@ -19,31 +18,21 @@ inline bool is_space(char c) { return static_cast<unsigned char>(c) <= 0x20; }
 // space), returning how many could not be found before e.
 std::uint64_t skip_tokens(const char*& p, const char* e, std::uint64_t need) {
   bool prev_token = !is_space(p[-1]);  // the header's K precedes p: never the text's start
-  // 64 bytes at a time while the block's tokens do not reach the need-th
-  // (an instance of 6,000 edges is some 800 blocks, a few instructions each).
-  while (e - p >= 64) {
+  // 64 bytes a step (an instance of 6,000 edges is some 800 blocks, a few
+  // instructions each); the block holding the need-th token start says
+  // where it is.
+  while (need > 0 && e - p >= 64) {
     const std::uint64_t tokens = bytes::above_space(p);
-    const std::uint64_t starts = bytes::run_starts(tokens, prev_token);
+    std::uint64_t starts = bytes::run_starts(tokens, prev_token);
     const auto c = static_cast<std::uint64_t>(bytes::popcount(starts));
-    if (c >= need) break;  // the SWAR steps below find the exact byte
-    need -= c;
-    prev_token = (tokens >> 63) != 0;
-    p += 64;
-  }
-  while (need > 0 && e - p >= 8) {
-    const std::uint64_t ns = swar::non_spaces(swar::load8(p));
-    std::uint64_t starts = ns & ~((ns << 8) | (prev_token ? swar::kHigh & 0xFF : 0));
-    // Count the set high bits with one multiply (no popcnt instruction is
-    // assumed: a portable build would call a slow library routine).
-    const std::uint64_t c = ((starts >> 7) * swar::kOnes) >> 56;
     if (c < need) {
       need -= c;
-      prev_token = (ns >> 63) != 0;
-      p += 8;
+      prev_token = (tokens >> 63) != 0;
+      p += 64;
       continue;
     }
     for (std::uint64_t k = 1; k < need; ++k) starts &= starts - 1;  // the need-th start
-    p += std::countr_zero(starts) / 8;
+    p += std::countr_zero(starts);
     while (p < e && !is_space(*p)) ++p;
     return 0;
   }

@@ -1,36 +1,21 @@
-// Eight bytes at a time (SIMD within a register), for the text scanners.
+// Decimal digits to a number, eight bytes at a time (SIMD within a
+// register), for the parser once byte_masks.hpp has found each number.
 //
 // Portable C++ on a uint64_t: no intrinsics, so the same code builds for
 // every x86-64 (and any little-endian 64-bit target) without -march flags.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
 namespace grundy::swar {
 
 inline constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-inline constexpr std::uint64_t kHigh = 0x8080808080808080ull;
 
 inline std::uint64_t load8(const char* p) {
   std::uint64_t x;
   std::memcpy(&x, p, 8);
   return x;
-}
-
-/// High bit of each byte that is not a digit '0'..'9'.
-inline std::uint64_t non_digits(std::uint64_t chunk) {
-  const std::uint64_t x = chunk ^ (kOnes * '0');         // digits become 0..9
-  const std::uint64_t y = (x & ~kHigh) + kOnes * 0x76;  // no carry: high bit iff (x & 0x7f) >= 10
-  return (x | y) & kHigh;
-}
-
-/// High bit of each byte above 0x20: everything but space and the ASCII
-/// controls (which include \t \n \v \f \r).
-inline std::uint64_t non_spaces(std::uint64_t chunk) {
-  const std::uint64_t y = (chunk & ~kHigh) + kOnes * 0x5F;  // high bit iff (b & 0x7f) >= 0x21
-  return (chunk | y) & kHigh;
 }
 
 /// The value of the first `len` (1..8) bytes as decimal digits, the first
