@@ -11,7 +11,7 @@
 // changes nothing in the result.
 //
 // Everything fits 32-bit lanes (n < 2^32, so a, b <= 2^16), which lets
-// apply() run as SIMD over a batch: 4.0 ns an element against 14.1 one at
+// apply() run as SIMD over a batch: 4.2 ns an element against 13.9 one at
 // a time (`grundy_kernels --benchmark_filter=Permutation`, x86-64-v3 build,
 // results/kernels.json). Per element, the network was the larger part of
 // what a generated edge cost.
