@@ -115,6 +115,21 @@ void BM_Layering(benchmark::State& state) {
 }
 BENCHMARK(BM_Layering)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// The same with 4-byte in-degree counters forced, against the 1-byte ones
+// that BM_Layering gets (indegree_counters.hpp).
+void BM_LayeringWideCounters(benchmark::State& state) {
+  const CsrView g = graph().graph();
+  Layers layers;
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) {
+      compute_layers(g, pc, layers, InDegreeWidth::wide);
+      benchmark::DoNotOptimize(layers.count());
+    }
+  });
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_LayeringWideCounters)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 void BM_SgPass(benchmark::State& state) {
   const CsrView g = graph().graph();
   const Layers layers = compute_layers(g, {1});

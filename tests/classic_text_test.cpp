@@ -110,6 +110,10 @@ TEST(ByteMasks, SimdAndPortableClassesAgree) {
     ASSERT_EQ(simd.digit, portable.digit) << trial;
     ASSERT_EQ(simd.space, portable.space) << trial;
     ASSERT_EQ(bytes::above_space(bytes.data()), bytes::above_space_portable(bytes.data())) << trial;
+    // Zero bytes (layering's ready scan): 1 in 4 bytes zeroed.
+    std::uint8_t counters[64];
+    for (std::uint8_t& c : counters) c = rng() % 4 ? static_cast<std::uint8_t>(rng()) : 0;
+    ASSERT_EQ(bytes::zero_bytes(counters), bytes::zero_bytes_portable(counters)) << trial;
     const std::uint64_t x = rng();
     ASSERT_EQ(bytes::popcount(x), static_cast<unsigned>(std::popcount(x)));
   }

@@ -6,6 +6,7 @@
 
 #include "grundy/bgl_baseline.hpp"
 #include "grundy/generator.hpp"
+#include "grundy/layering.hpp"
 #include "grundy/level_solver.hpp"
 #include "grundy/serial_solver.hpp"
 
@@ -34,6 +35,50 @@ TEST(LongDifferential, EveryShapeEveryThreadCount) {
     }
   }
   EXPECT_EQ(graphs, 3600);
+}
+
+// Graphs past kCachedNodes, where layering takes the 1-byte in-degree
+// counters (the run above stays below, with the 4-byte ones).
+TEST(LongDifferential, NarrowCountersEveryShape) {
+  const Shape shapes[] = {Shape::uniform, Shape::layered, Shape::chain, Shape::powerlaw, Shape::kron};
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    for (Shape s : shapes) {
+      const std::uint64_t n = kCachedNodes + mix(seed, 9, 0) % 100000;
+      const GenSpec spec{s, n, n * (2 + mix(seed, 9, 1) % 10), 3, seed, 3 + mix(seed, 9, 2) % 20};
+      const OwnedGame g = generate(spec);
+      const auto want = serial_sg(g.graph()).to_vector();
+      for (unsigned threads = 1; threads <= 3; ++threads) {
+        tbb::task_arena arena(static_cast<int>(threads));
+        const ParallelConfig pc{threads, 16, 8, 0};
+        const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
+        ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
+      }
+    }
+  }
+}
+
+// A node of in-degree 2^24 + 3 passes what the 1-byte counters and their
+// 16-bit carry hold: layering must notice and start over with 4-byte ones.
+TEST(LongDifferential, InDegreePastTheNarrowCountersFallsBack) {
+  const node_t n = kCachedNodes + 10;
+  const std::size_t fan_in = (std::size_t{1} << 24) + 3;
+  std::vector<node_t> pairs;
+  pairs.reserve(2 * (fan_in + 1));
+  for (std::size_t i = 0; i < fan_in; ++i) pairs.insert(pairs.end(), {0, 1});  // multi-edges
+  pairs.insert(pairs.end(), {2, 0});
+  OwnedGame g;
+  build_csr(n, pairs, g);
+  for (unsigned threads : {1u, 2u}) {
+    tbb::task_arena arena(static_cast<int>(threads));
+    const Layers layers = arena.execute([&] { return compute_layers(g.graph(), {threads}); });
+    ASSERT_EQ(layers.count(), 3u);  // {2, 3, 4, ...}, {0}, {1}
+    EXPECT_EQ(layers.order[layers.begin[1]], 0u);
+    EXPECT_EQ(layers.order[layers.begin[2]], 1u);
+    const auto sg = arena.execute([&] { return level_sg(g.graph(), {threads}).to_vector(); });
+    EXPECT_EQ(sg[1], 0u);
+    EXPECT_EQ(sg[0], 1u);
+    EXPECT_EQ(sg[2], 0u);
+  }
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Classifies 64 bytes at once into bit masks (bit i = byte p[i]), for the
-// text scanners' block paths.
+// text scanners' block paths and layering's scan for ready nodes.
 //
 // With masks, where each number starts is known for a whole block before any
 // of them is parsed, so the numbers of a block are parsed independently of
@@ -42,7 +42,25 @@ inline std::uint64_t above_space_portable(const char* p) {
   return m;
 }
 
+/// Zero bytes, without SIMD.
+inline std::uint64_t zero_bytes_portable(const std::uint8_t* p) {
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 64; ++i) m |= std::uint64_t{p[i] == 0} << i;
+  return m;
+}
+
 #if defined(__SSE2__)
+
+/// The zero bytes of p[0, 64).
+inline std::uint64_t zero_bytes(const std::uint8_t* p) {
+  const __m128i zero = _mm_setzero_si128();
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)))} << (16 * i);
+  }
+  return m;
+}
 
 /// The classes of p[0, 64).
 inline Masks classify(const char* p) {
@@ -80,6 +98,7 @@ inline std::uint64_t above_space(const char* p) {
 
 inline Masks classify(const char* p) { return classify_portable(p); }
 inline std::uint64_t above_space(const char* p) { return above_space_portable(p); }
+inline std::uint64_t zero_bytes(const std::uint8_t* p) { return zero_bytes_portable(p); }
 
 #endif
 

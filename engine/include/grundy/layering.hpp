@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "grundy/csr_graph.hpp"
+#include "grundy/indegree_counters.hpp"
 #include "grundy/parallel.hpp"
 
 namespace grundy {
@@ -20,17 +21,23 @@ struct Layers {
   Array<node_t> order;
   Array<node_t> begin{0};
   // Scratch, kept so that recomputing into the same object allocates nothing.
-  Array<node_t> indegree;
-  Array<std::uint64_t> bitmap;
+  WideInDegrees wide_indegree;
+  NarrowInDegrees narrow_indegree;
 
   std::size_t count() const { return begin.size() - 1; }
   std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }
 };
 
+/// Which in-degree counters layering uses (indegree_counters.hpp). `automatic`
+/// takes the 1-byte ones from kCachedNodes nodes on, where the 4-byte ones
+/// would leave the cache; the others are for tests and benchmarks.
+enum class InDegreeWidth { automatic, wide, narrow };
+
 /// Computes the layers; wide rounds run in parallel with per-thread frontier
 /// buffers. Throws CycleError (with one cycle) if the graph is not a DAG.
 Layers compute_layers(const CsrView& graph, const ParallelConfig& pc);
 /// The same into `layers`, reusing its arrays (batch workspaces).
-void compute_layers(const CsrView& graph, const ParallelConfig& pc, Layers& layers);
+void compute_layers(const CsrView& graph, const ParallelConfig& pc, Layers& layers,
+                    InDegreeWidth width = InDegreeWidth::automatic);
 
 }  // namespace grundy

@@ -1,0 +1,166 @@
+// Layering's in-degree counters: the 1-byte ones with their 16-bit carry
+// against the plain 4-byte ones, on their own and inside compute_layers.
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <random>
+
+#include "grundy/cycle.hpp"
+#include "grundy/generator.hpp"
+#include "grundy/indegree_counters.hpp"
+#include "grundy/layering.hpp"
+#include "test_graphs.hpp"
+
+namespace grundy {
+namespace {
+
+using testing::make_game;
+
+// Counting `count` predecessors of node 5 up and down again: remove() says
+// "last" exactly once, at the end, and ready_mask() sees node 5 only then.
+template <class Counters>
+void count_up_and_down(Counters& c, std::uint32_t count, bool scan) {
+  c.reset(200);
+  for (std::uint32_t i = 0; i < count; ++i) c.add(5);
+  ASSERT_FALSE(c.overflowed());
+  EXPECT_EQ(c.ready_mask(0) >> 5 & 1, 0u);
+  for (std::uint32_t i = 1; i < count; ++i) {
+    if (scan) {
+      c.decrement(5);
+      // Zero low bytes on the way down (multiples of 256) are not zero counts.
+      ASSERT_EQ(c.ready_mask(0) >> 5 & 1, 0u) << "after " << i << " of " << count;
+    } else {
+      ASSERT_FALSE(c.remove(5)) << "after " << i << " of " << count;
+    }
+  }
+  if (scan) {
+    c.decrement(5);
+    EXPECT_EQ(c.ready_mask(0) >> 5 & 1, 1u);
+  } else {
+    EXPECT_TRUE(c.remove(5));
+  }
+  c.retire(5);
+  EXPECT_EQ(c.ready_mask(0) >> 5 & 1, 0u) << "a retired node is never ready again";
+}
+
+TEST(InDegreeCounters, NarrowCountsCarryAndBorrowAcrossTheLowByte) {
+  for (std::uint32_t count : {1u, 2u, 255u, 256u, 257u, 511u, 512u, 70000u}) {
+    SCOPED_TRACE(count);
+    NarrowInDegrees narrow;
+    WideInDegrees wide;
+    for (bool scan : {false, true}) {
+      count_up_and_down(narrow, count, scan);
+      count_up_and_down(wide, count, scan);
+    }
+  }
+}
+
+TEST(InDegreeCounters, ReadyMaskCoversSourcesAndPadding) {
+  NarrowInDegrees narrow;
+  narrow.reset(70);  // words 0 and 1; nodes 70..127 are padding
+  narrow.add(3);
+  narrow.add(64);
+  EXPECT_EQ(narrow.ready_mask(0), ~(std::uint64_t{1} << 3));
+  EXPECT_EQ(narrow.ready_mask(1), ((std::uint64_t{1} << 6) - 1) & ~std::uint64_t{1});
+  WideInDegrees wide;
+  wide.reset(70);
+  wide.add(3);
+  wide.add(64);
+  EXPECT_EQ(wide.ready_mask(0), narrow.ready_mask(0));
+  EXPECT_EQ(wide.ready_mask(1), narrow.ready_mask(1));
+}
+
+TEST(InDegreeCounters, CarryOverflowIsReported) {
+  // An 8-bit carry makes the narrow range 2^16: one more predecessor overflows.
+  BasicNarrowInDegrees<std::uint8_t> c;
+  c.reset(10);
+  for (std::uint32_t i = 0; i < 65535; ++i) c.add(7);
+  EXPECT_FALSE(c.overflowed());
+  c.add(7);
+  EXPECT_TRUE(c.overflowed());
+  c.reset(10);
+  EXPECT_FALSE(c.overflowed());
+}
+
+// Graphs with hubs: nodes of in-degree past 255 and past 65535 (the carry
+// wrapping the low byte many times), among ordinary random edges.
+OwnedGame hub_graph(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const node_t n = 3000;
+  std::vector<std::pair<node_t, node_t>> edges;
+  for (int i = 0; i < 20000; ++i) {
+    node_t a = 1 + static_cast<node_t>(rng() % n), b = 1 + static_cast<node_t>(rng() % n);
+    if (a == b) continue;
+    edges.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  for (node_t hub : {n, n - 7, 1500u}) {
+    const std::uint64_t fan_in = hub == n ? 70000 : 300 + rng() % 300;
+    for (std::uint64_t i = 0; i < fan_in; ++i) edges.emplace_back(1 + static_cast<node_t>(rng() % (hub - 1)), hub);
+  }
+  return make_game(n, edges);
+}
+
+TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
+  std::vector<OwnedGame> games;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) games.push_back(hub_graph(seed));
+  games.push_back(generate({Shape::layered, 9000, 60000, 0, 4}));    // wide rounds
+  games.push_back(generate({Shape::chain, 5000, 9000, 0, 5}));       // narrow rounds
+  games.push_back(generate({Shape::powerlaw, 20000, 200000, 0, 6}));
+  for (const OwnedGame& g : games) {
+    Layers want;
+    compute_layers(g.graph(), {1}, want, InDegreeWidth::wide);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      // Tiny thresholds: rounds split between threads (blocked scatter).
+      const ParallelConfig pc{threads, 8, 4, 0};
+      for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
+        Layers got;
+        tbb::task_arena(static_cast<int>(threads)).execute([&] { compute_layers(g.graph(), pc, got, width); });
+        ASSERT_EQ(std::vector<node_t>(got.begin.begin(), got.begin.end()),
+                  std::vector<node_t>(want.begin.begin(), want.begin.end()))
+            << threads << " threads";
+        // The same nodes in each layer (below kCachedNodes nodes, their order
+        // within a layer is discovery order, which threads change).
+        for (std::size_t l = 0; l < want.count(); ++l) {
+          std::vector<node_t> a(got.order.begin() + got.begin[l], got.order.begin() + got.begin[l + 1]);
+          std::vector<node_t> b(want.order.begin() + want.begin[l], want.order.begin() + want.begin[l + 1]);
+          std::sort(a.begin(), a.end());
+          std::sort(b.begin(), b.end());
+          ASSERT_EQ(a, b) << "layer " << l << ", " << threads << " threads";
+        }
+      }
+    }
+  }
+}
+
+TEST(Layering, NarrowCountersReportACycle) {
+  // A hub of in-degree 600 on a cycle 2 -> 3000 -> 2, so that the cycle's
+  // counts stay above zero in the high part too.
+  OwnedGame dag = hub_graph(9);
+  std::vector<node_t> pairs;
+  for (node_t u = 0; u < dag.n; ++u)
+    for (node_t v : dag.graph().successors(u)) pairs.insert(pairs.end(), {u, v});
+  pairs.insert(pairs.end(), {1, 2999, 2999, 1});
+  OwnedGame g;
+  build_csr(dag.n, pairs, g);
+  for (unsigned threads : {1u, 2u}) {
+    Layers layers;
+    try {
+      tbb::task_arena(static_cast<int>(threads)).execute([&] {
+        compute_layers(g.graph(), {threads, 8, 4, 0}, layers, InDegreeWidth::narrow);
+      });
+      ADD_FAILURE() << "no cycle reported";
+    } catch (const CycleError& e) {
+      const auto& cycle = e.nodes();
+      ASSERT_GE(cycle.size(), 2u);
+      EXPECT_EQ(cycle.front(), cycle.back());
+      for (std::size_t i = 0; i + 1 < cycle.size(); ++i) {
+        const auto succ = g.graph().successors(cycle[i]);
+        EXPECT_NE(std::find(succ.begin(), succ.end(), cycle[i + 1]), succ.end());
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace grundy
