@@ -5,8 +5,9 @@
 // measured 4.8x slower than plain ones here (10^7 random decrements: 124 ms
 // against 26 ms on one thread), so two threads lost to one. Instead, each
 // thread first appends the targets it meets to per-range bins (sequential
-// writes), and then each range of 2^15 nodes (128 KiB of in-degrees, and
-// whole words of any per-node bitmap) is applied by exactly one task, with
+// writes), and then each range of 2^15 nodes (32 KiB of 1-byte in-degree
+// counters, 128 KiB of 4-byte ones, and whole words of any per-node bitmap)
+// is applied by exactly one task, with
 // plain operations. Work is cut into slices of at most kSliceEdges targets,
 // so the bins never hold more than that: 2^23 targets, 32 MiB. On a
 // 10^7-node solve, 2^24 peaked 40 MB higher (4 bytes a node, against a

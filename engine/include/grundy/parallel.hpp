@@ -27,7 +27,10 @@ struct ParallelConfig {
   /// (`grundy solve --stats --threads 2`, uniform graphs of 10 edges a node):
   /// 10^6 nodes 256 ms against 185-245 (wide-m: 130 against 104-110),
   /// 4*10^6 nodes 725-797 against 917-954, 10^7 nodes 1.82-1.91 s against
-  /// 2.69-2.86; on 10^5-node graphs splitting measured 0.58-0.78x.
+  /// 2.69-2.86; on 10^5-node graphs splitting measured 0.58-0.78x. Checked
+  /// again with 1-byte counters (indegree_counters.hpp), 5 interleaved runs:
+  /// splitting from 2^18 made layering slower still on 10^6 nodes (wide-m
+  /// min 79 ms against 62, uniform-m 97 against 88).
   std::size_t min_parallel_graph = std::size_t{1} << 21;
 
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
