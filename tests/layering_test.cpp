@@ -4,8 +4,11 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <random>
 
+#include "grundy/blocked_scatter.hpp"
 #include "grundy/cycle.hpp"
 #include "grundy/generator.hpp"
 #include "grundy/indegree_counters.hpp"
@@ -158,6 +161,43 @@ TEST(Layering, NarrowCountersReportACycle) {
         const auto succ = g.graph().successors(cycle[i]);
         EXPECT_NE(std::find(succ.begin(), succ.end(), cycle[i + 1]), succ.end());
       }
+    }
+  }
+}
+
+// The scatter applies every emitted target exactly once and never two of
+// one range at a time, also when the bins overflow their bound mid-emit
+// (each thread then applies its own bins under the ranges' locks).
+TEST(BlockedScatter, AppliesEachTargetOnceAndRangesOneAtATime) {
+  const node_t n = 5 * (1u << BlockedScatter::kBinShift) + 123;
+  const std::size_t items = 20000;
+  const auto target = [n](std::size_t i, std::size_t j) { return static_cast<node_t>(mix(i, 3, j) % n); };
+  const auto degree = [](std::size_t i) { return i % 97 == 0 ? 3000 : i % 7; };  // some hubs
+  std::vector<std::uint32_t> want(n, 0);
+  for (std::size_t i = 0; i < items; ++i)
+    for (std::size_t j = 0; j < degree(i); ++j) ++want[target(i, j)];
+  for (unsigned threads : {1u, 2u, 4u}) {
+    for (std::size_t bound : {std::size_t{1} << 30, std::size_t{5000}, std::size_t{1}}) {
+      std::vector<std::uint32_t> got(n, 0);
+      const std::size_t ranges = (std::size_t{n} >> BlockedScatter::kBinShift) + 1;
+      const auto busy = std::make_unique<std::atomic<int>[]>(ranges);
+      std::atomic<bool> overlapped{false};
+      tbb::task_arena(static_cast<int>(threads)).execute([&] {
+        BlockedScatter scatter(n, threads, bound);
+        scatter.run(
+            {threads, 8, 16, 0}, items,
+            [&](std::size_t i, auto&& sink) {
+              for (std::size_t j = 0; j < degree(i); ++j) sink(target(i, j));
+            },
+            [&](node_t v) {
+              std::atomic<int>& b = busy[v >> BlockedScatter::kBinShift];
+              if (b.fetch_add(1) != 0) overlapped = true;
+              ++got[v];
+              b.fetch_sub(1);
+            });
+      });
+      EXPECT_FALSE(overlapped) << threads << " threads, bound " << bound;
+      ASSERT_EQ(got, want) << threads << " threads, bound " << bound;
     }
   }
 }

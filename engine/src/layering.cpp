@@ -42,16 +42,15 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // Made on first use: constructing any oneTBB object costs a judge-sized
   // instance a third of a millisecond (the runtime's first touch).
   std::optional<BlockedScatter> scatter;
-  const double mean_degree = g.n ? static_cast<double>(g.m) / g.n : 0.0;
   const auto blocked = [&]() -> BlockedScatter& {
-    if (!scatter) scatter.emplace(g.n);
+    if (!scatter) scatter.emplace(g.n, pc.threads);
     return *scatter;
   };
 
   const bool big = g.n >= pc.min_parallel_graph;
   if (big && pc.worth_it(g.m)) {
     blocked().run(
-        pc, g.n, mean_degree,
+        pc, g.n,
         [&](std::size_t u, auto&& sink) {
           for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
         },
@@ -142,7 +141,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // runs once per edge, for its target v.
   const auto expand_parallel = [&](std::size_t b, std::size_t e, auto&& apply) {
     blocked().run(
-        pc, e - b, mean_degree,
+        pc, e - b,
         [&](std::size_t i, auto&& sink) {
           prefetch_rows(g, order, b + i, e);
           const node_t u = order[b + i];

@@ -7,18 +7,28 @@
 // thread first appends the targets it meets to per-range bins (sequential
 // writes), and then each range of 2^15 nodes (32 KiB of 1-byte in-degree
 // counters, 128 KiB of 4-byte ones, and whole words of any per-node bitmap)
-// is applied by exactly one task, with
-// plain operations. Work is cut into slices of at most kSliceEdges targets,
-// so the bins never hold more than that: 2^23 targets, 32 MiB. On a
-// 10^7-node solve, 2^24 peaked 40 MB higher (4 bytes a node, against a
-// budget of the mapping plus 16 bytes a node) in the same time; 2^22 saved
-// no more memory and measured ~10% slower.
+// is applied by one task at a time, with plain operations.
+//
+// Memory: the bins of all threads together hold at most kPendingEdges
+// targets (2^23, 32 MiB). A thread whose bins reach its share applies them
+// itself, range by range, each under that range's lock, and goes on. The
+// bound holds whatever the rows look like: it used to come from cutting the
+// items into slices of kPendingEdges / (mean degree), and on kron-l (rows of
+// up to millions of successors) a 2-thread solve peaked at 724 MB, 190 MB
+// above the 1-thread one; now 567 MB (`/usr/bin/time grundy solve`), 13 B a
+// node beyond the 467 MB mapping. The price: wide-l layering on 2 threads,
+// min of 5 interleaved runs, 605 ms against 584 with slices. On a 10^7-node
+// solve, 2^24 pending targets peaked 40 MB higher (4 bytes a node, against a
+// budget of the mapping plus 16 bytes a node) in the same time; 2^22
+// measured ~10% slower.
 #pragma once
 
 #include <tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "grundy/csr_graph.hpp"
@@ -29,47 +39,85 @@ namespace grundy {
 class BlockedScatter {
  public:
   static constexpr unsigned kBinShift = 15;
-  static constexpr std::size_t kSliceEdges = std::size_t{1} << 23;
+  static constexpr std::size_t kPendingEdges = std::size_t{1} << 23;
 
-  explicit BlockedScatter(node_t n) : bins_count_((std::size_t{n} >> kBinShift) + 1) {}
+  /// `threads`: how many may emit at once (the bins' memory is shared out
+  /// between them); `pending_edges`: the bins' bound (the tests lower it).
+  BlockedScatter(node_t n, unsigned threads, std::size_t pending_edges = kPendingEdges)
+      : bins_count_((std::size_t{n} >> kBinShift) + 1),
+        share_(std::max<std::size_t>(1, pending_edges / std::max(1u, threads))),
+        locks_(std::make_unique<std::mutex[]>(bins_count_)) {}
 
   /// For each item i of [0, items), `emit(i, sink)` calls sink(v) for targets
-  /// v (in parallel over items); then `apply(v)` runs once per emitted v, in
-  /// parallel over ranges of v but never concurrently for one range.
-  /// `mean_targets` (M/N for rows) sizes the slices; weighing each item
-  /// exactly would be a serial pass over random rows.
+  /// v (in parallel over items); `apply(v)` runs once per emitted v, never
+  /// concurrently for two v of one range, and all have run on return.
   template <class Emit, class Apply>
-  void run(const ParallelConfig& pc, std::size_t items, double mean_targets, const Emit& emit, const Apply& apply) {
-    const auto per_slice = static_cast<std::size_t>(
-        std::max(1.0, static_cast<double>(kSliceEdges) / std::max(1.0, mean_targets)));
-    for (std::size_t first = 0; first < items;) {
-      const std::size_t last = first + std::min(per_slice, items - first);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, pc.grain),
-                        [&](const tbb::blocked_range<std::size_t>& r) {
-                          auto& bins = local();
-                          for (std::size_t i = r.begin(); i < r.end(); ++i)
-                            emit(i, [&](node_t v) { bins[v >> kBinShift].push_back(v); });
-                        });
-      tbb::parallel_for(std::size_t{0}, bins_count_, [&](std::size_t b) {
-        for (auto& bins : per_thread_)
-          if (!bins.empty()) {
-            for (node_t v : bins[b]) apply(v);
-            bins[b].clear();
-          }
-      });
-      first = last;
-    }
+  void run(const ParallelConfig& pc, std::size_t items, const Emit& emit, const Apply& apply) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, pc.grain),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        Local& local = this->local();
+                        for (std::size_t i = r.begin(); i < r.end(); ++i)
+                          emit(i, [&](node_t v) {
+                            local.bins[v >> kBinShift].push_back(v);
+                            if (++local.pending == share_) [[unlikely]]
+                              flush(local, apply);
+                          });
+                      });
+    // What is left: each range by one task, from every thread's bins.
+    tbb::parallel_for(std::size_t{0}, bins_count_, [&](std::size_t b) {
+      for (Local& local : per_thread_)
+        if (!local.bins.empty()) {
+          for (node_t v : local.bins[b]) apply(v);
+          local.bins[b].clear();
+        }
+    });
+    for (Local& local : per_thread_) local.pending = 0;
   }
 
  private:
-  std::vector<std::vector<node_t>>& local() {
-    auto& bins = per_thread_.local();
-    if (bins.empty()) bins.resize(bins_count_);
-    return bins;
+  struct Local {
+    std::vector<std::vector<node_t>> bins;
+    std::size_t pending = 0;
+  };
+
+  Local& local() {
+    Local& l = per_thread_.local();
+    if (l.bins.empty()) l.bins.resize(bins_count_);
+    return l;
+  }
+
+  // Applies one thread's bins while others emit (and may flush too: with
+  // balanced work they fill up together). Ranges another thread holds are
+  // skipped and taken on a second round, so that two flushes do not queue
+  // behind each other range after range.
+  template <class Apply>
+  [[gnu::noinline]] void flush(Local& local, const Apply& apply) {
+    const auto drain = [&](std::size_t b) {
+      for (node_t v : local.bins[b]) apply(v);
+      local.bins[b].clear();
+    };
+    bool skipped = false;
+    for (std::size_t b = 0; b < bins_count_; ++b) {
+      if (local.bins[b].empty()) continue;
+      std::unique_lock<std::mutex> hold(locks_[b], std::try_to_lock);
+      if (hold.owns_lock()) {
+        drain(b);
+      } else {
+        skipped = true;
+      }
+    }
+    for (std::size_t b = 0; skipped && b < bins_count_; ++b) {
+      if (local.bins[b].empty()) continue;
+      const std::lock_guard<std::mutex> hold(locks_[b]);
+      drain(b);
+    }
+    local.pending = 0;
   }
 
   std::size_t bins_count_;
-  tbb::enumerable_thread_specific<std::vector<std::vector<node_t>>> per_thread_;
+  std::size_t share_;
+  std::unique_ptr<std::mutex[]> locks_;
+  tbb::enumerable_thread_specific<Local> per_thread_;
 };
 
 }  // namespace grundy
