@@ -74,6 +74,10 @@ class BlockedScatter {
     for (Local& local : per_thread_) local.pending = 0;
   }
 
+  /// Returns the bins' memory (up to twice kPendingEdges targets, with the
+  /// vectors' growth) until the next run().
+  void release() { per_thread_.clear(); }
+
  private:
   struct Local {
     std::vector<std::vector<node_t>> bins;
