@@ -105,6 +105,36 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   };
   collect_ready();  // the sources
 
+  // One thread's step past the cache, in two loops: copy the rows of
+  // order[b, e) side by side into a buffer that stays in L2 (the row loads,
+  // prefetched a few nodes ahead), then pass the copied targets to
+  // `apply(v)` (the counters' misses). Apart, each loop keeps more of its own
+  // misses in flight than one loop waiting for both: wide-l layering on one
+  // thread, min of 5 interleaved runs, 0.98 s against 1.33 s; uniform-l 1.19
+  // against 1.44.
+  std::vector<node_t> staged;
+  const auto expand_staged = [&](std::size_t b, std::size_t e, auto&& apply) {
+    constexpr std::size_t kStage = std::size_t{1} << 15;  // 128 KiB
+    staged.resize(kStage);
+    node_t* const buf = staged.data();
+    std::size_t fill = 0;
+    const auto drain = [&] {
+      for (std::size_t j = 0; j < fill; ++j) apply(buf[j]);
+      fill = 0;
+    };
+    for (std::size_t i = b; i < e; ++i) {
+      prefetch_rows(g, order, i, e);
+      const node_t u = order[i];
+      for (edge_t k = off[u], end = off[u + 1]; k < end;) {
+        const std::size_t take = std::min<std::size_t>(end - k, kStage - fill);
+        std::copy_n(targets + k, take, buf + fill);
+        fill += take;
+        k += take;
+        if (fill == kStage) drain();
+      }
+    }
+    drain();
+  };
   // A wide round's step on one thread: count the successors of order[b, e)
   // down, and nothing else. Which of them became ready is read off the
   // counters afterwards by collect_ready(): a branch per edge on "was that
@@ -112,10 +142,11 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // layering on one thread, six interleaved runs each: 1.35 s (min; median
   // 1.78) scanning, against 1.66 s (median 2.41) branching into a bitmap.
   const auto expand_decrement = [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      if (!cached) prefetch_rows(g, order, i, e);
-      const node_t u = order[i];
-      for (edge_t k = off[u], end = off[u + 1]; k < end; ++k) deg.decrement(targets[k]);
+    if (cached) {
+      for (std::size_t i = b; i < e; ++i)
+        for (edge_t k = off[order[i]], end = off[order[i] + 1]; k < end; ++k) deg.decrement(targets[k]);
+    } else {
+      expand_staged(b, e, [&](node_t v) { deg.decrement(v); });
     }
   };
   // A narrow round's step on one thread: appends the successors of
@@ -127,19 +158,17 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // the previous one's miss, and a predicted branch is faster: kron-l's 3,000
   // narrow rounds, layering min of 3 runs 1.12 s against 1.30 s.
   const auto expand_append = [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      if (!cached) prefetch_rows(g, order, i, e);
-      const node_t u = order[i];
-      if (cached) {
-        for (edge_t k = off[u], end = off[u + 1]; k < end; ++k) {
+    if (cached) {
+      for (std::size_t i = b; i < e; ++i)
+        for (edge_t k = off[order[i]], end = off[order[i] + 1]; k < end; ++k) {
           const node_t v = targets[k];
           order[tail] = v;
           tail += deg.remove(v);
         }
-      } else {
-        for (edge_t k = off[u], end = off[u + 1]; k < end; ++k)
-          if (deg.remove(targets[k])) order[tail++] = targets[k];
-      }
+    } else {
+      expand_staged(b, e, [&](node_t v) {
+        if (deg.remove(v)) order[tail++] = v;
+      });
     }
   };
   // Either, split between threads through the blocked scatter: `apply(v)`
