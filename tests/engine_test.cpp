@@ -20,8 +20,9 @@ namespace {
 using testing::make_game;
 
 // Tiny thresholds, so that small test graphs take the parallel paths too
-// (rounds split between threads, blocked scatter included).
-ParallelConfig eager(unsigned threads) { return {threads, 8, 4, 0}; }
+// (rounds split between threads, blocked scatter included) and the mex
+// pass's batches.
+ParallelConfig eager(unsigned threads) { return {threads, 8, 4, 0, 0, 0}; }
 
 // Runs f inside an arena of `threads` threads (more than cores is fine).
 template <class F>

@@ -27,7 +27,7 @@ TEST(LongDifferential, EveryShapeEveryThreadCount) {
       ASSERT_EQ(bgl_sg(g.graph()).to_vector(), want) << shape_name(s) << " seed " << seed;
       for (unsigned threads = 1; threads <= 4; ++threads) {
         tbb::task_arena arena(static_cast<int>(threads));
-        const ParallelConfig pc{threads, 16, 8, 0};
+        const ParallelConfig pc{threads, 16, 8, 0, 0, 0};
         const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
         ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
       }
@@ -49,7 +49,7 @@ TEST(LongDifferential, NarrowCountersEveryShape) {
       const auto want = serial_sg(g.graph()).to_vector();
       for (unsigned threads = 1; threads <= 3; ++threads) {
         tbb::task_arena arena(static_cast<int>(threads));
-        const ParallelConfig pc{threads, 16, 8, 0};
+        const ParallelConfig pc{threads, 16, 8, 0, 0, 0};
         const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
         ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
       }

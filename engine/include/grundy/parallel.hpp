@@ -11,6 +11,8 @@
 
 #include <cstddef>
 
+#include "grundy/csr_graph.hpp"
+
 namespace grundy {
 
 struct ParallelConfig {
@@ -32,6 +34,11 @@ struct ParallelConfig {
   /// splitting from 2^18 made layering slower still on 10^6 nodes (wide-m
   /// min 79 ms against 62, uniform-m 97 against 88).
   std::size_t min_parallel_graph = std::size_t{1} << 21;
+  /// The mex pass gathers values in batches (level_solver.cpp) on graphs of
+  /// this many nodes or more: random ids, and layered ids. Below, the values
+  /// it gathers stay in cache and the batches only cost.
+  std::size_t min_batch_graph = kCachedNodes;
+  std::size_t min_batch_layered_graph = std::size_t{1} << 22;
 
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
 };
