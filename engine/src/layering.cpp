@@ -127,7 +127,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
       const node_t u = order[i];
       for (edge_t k = off[u], end = off[u + 1]; k < end;) {
         const std::size_t take = std::min<std::size_t>(end - k, kStage - fill);
-        std::copy_n(targets + k, take, buf + fill);
+        copy_row(targets + k, take, buf + fill);
         fill += take;
         k += take;
         if (fill == kStage) drain();

@@ -73,7 +73,7 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
       if (d >= 64 || fill + d > kEdges) break;  // taken alone, after the batch
-      if constexpr (!Identity) std::copy_n(targets + first, d, rows + fill);
+      if constexpr (!Identity) copy_row(targets + first, d, rows + fill);
       fill += d;
       nodes[count++] = u;
     }
