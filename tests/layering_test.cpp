@@ -59,6 +59,32 @@ TEST(InDegreeCounters, NarrowCountsCarryAndBorrowAcrossTheLowByte) {
   }
 }
 
+// The bulk forms (what layering's loops call) against the same counts.
+template <class Counters>
+void bulk_count_up_and_down(Counters& c, std::uint32_t count) {
+  c.reset(200);
+  std::vector<node_t> targets(count, 5);
+  targets.push_back(9);
+  c.add_all(targets.data(), targets.size());
+  ASSERT_FALSE(c.overflowed());
+  c.decrement_all(targets.data(), count - 1);  // node 5 down to 1, node 9 untouched
+  EXPECT_EQ(c.ready_mask(0) >> 5 & 1, 0u);
+  EXPECT_EQ(c.ready_mask(0) >> 9 & 1, 0u);
+  c.decrement_all(targets.data() + count - 1, 2);  // the last of node 5, and node 9
+  EXPECT_EQ(c.ready_mask(0) >> 5 & 1, 1u);
+  EXPECT_EQ(c.ready_mask(0) >> 9 & 1, 1u);
+}
+
+TEST(InDegreeCounters, BulkFormsCountAsTheSingleOnes) {
+  for (std::uint32_t count : {1u, 255u, 256u, 257u, 70000u}) {
+    SCOPED_TRACE(count);
+    NarrowInDegrees narrow;
+    WideInDegrees wide;
+    bulk_count_up_and_down(narrow, count);
+    bulk_count_up_and_down(wide, count);
+  }
+}
+
 TEST(InDegreeCounters, ReadyMaskCoversSourcesAndPadding) {
   NarrowInDegrees narrow;
   narrow.reset(70);  // words 0 and 1; nodes 70..127 are padding

@@ -65,7 +65,7 @@ inline constexpr std::size_t kCachedNodes = std::size_t{1} << 16;
 /// per row (6% of a 2-thread wide-l solve in perf). Whole 8-id blocks, then
 /// the rest one by one, written out so that the compiler does not turn it
 /// back into a call.
-inline void copy_row(const node_t* from, std::size_t n, node_t* to) {
+[[gnu::always_inline]] inline void copy_row(const node_t* from, std::size_t n, node_t* to) {
   std::size_t j = 0;
   for (; j + 8 <= n; j += 8) __builtin_memcpy(to + j, from + j, 8 * sizeof(node_t));
   switch (n - j) {

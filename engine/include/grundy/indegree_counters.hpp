@@ -52,10 +52,20 @@ class WideInDegrees {
   }
   /// One more predecessor of v.
   void add(node_t v) { ++count_[v]; }
+  /// add() for each of targets[0, count).
+  void add_all(const node_t* targets, std::size_t count) {
+    node_t* const c = count_.data();
+    for (std::size_t i = 0; i < count; ++i) ++c[targets[i]];
+  }
   /// One predecessor of v fewer; true when that was its last.
   bool remove(node_t v) { return --count_[v] == 0; }
   /// One predecessor of v fewer; ready_mask() tells the zeros later.
   void decrement(node_t v) { --count_[v]; }
+  /// decrement() for each of targets[0, count).
+  void decrement_all(const node_t* targets, std::size_t count) {
+    node_t* const c = count_.data();
+    for (std::size_t i = 0; i < count; ++i) --c[targets[i]];
+  }
   /// Bit j: node 64*word + j has no predecessor left and is not retired.
   std::uint64_t ready_mask(std::size_t word) const {
     const node_t* c = count_.data() + 64 * word;
@@ -119,6 +129,29 @@ class BasicNarrowInDegrees {
       --high_[v];
   }
 
+  // The bulk forms hold the arrays' addresses in locals: through the members,
+  // every byte stored could alias them (a char type), and the compiler
+  // reloaded them at each edge. Counting wide-l's 10^8 in-degrees inside
+  // compute_layers, two interleaved processes of 3 runs each: 216-358 ms
+  // against 638-885 for add() in the same loop.
+  void add_all(const node_t* __restrict targets, std::size_t count) {
+    std::uint8_t* const low = low_.data();
+    for (std::size_t i = 0; i < count; ++i)
+      if (++low[targets[i]] == 0) [[unlikely]]
+        carry(targets[i]);
+  }
+
+  void decrement_all(const node_t* __restrict targets, std::size_t count) {
+    std::uint8_t* const low = low_.data();
+    for (std::size_t i = 0; i < count; ++i) {
+      const node_t v = targets[i];
+      const std::uint8_t before = low[v];
+      low[v] = static_cast<std::uint8_t>(before - 1);
+      if (before == 0) [[unlikely]]
+        borrow(v);
+    }
+  }
+
   std::uint64_t ready_mask(std::size_t word) const {
     std::uint64_t m = bytes::zero_bytes(low_.data() + 64 * word);
     // A hub's low byte is zero at every multiple of 256 on the way down.
@@ -138,6 +171,8 @@ class BasicNarrowInDegrees {
   static constexpr std::uint8_t kRetired = 1;
 
   bool heavy(node_t v) const { return (heavy_[v / 64] >> (v % 64)) & 1; }
+
+  [[gnu::noinline]] void borrow(node_t v) { --high_[v]; }
 
   [[gnu::noinline]] void carry(node_t v) {
     heavy_[v / 64] |= std::uint64_t{1} << (v % 64);
