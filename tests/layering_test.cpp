@@ -73,6 +73,14 @@ void bulk_count_up_and_down(Counters& c, std::uint32_t count) {
   c.decrement_all(targets.data() + count - 1, 2);  // the last of node 5, and node 9
   EXPECT_EQ(c.ready_mask(0) >> 5 & 1, 1u);
   EXPECT_EQ(c.ready_mask(0) >> 9 & 1, 1u);
+  // remove_all reports each node once, when its last predecessor goes.
+  c.reset(200);
+  c.add_all(targets.data(), targets.size());
+  std::vector<node_t> ready(targets.size());
+  EXPECT_EQ(c.remove_all(targets.data(), count - 1, ready.data()), 0u);
+  ASSERT_EQ(c.remove_all(targets.data() + count - 1, 2, ready.data()), 2u);
+  EXPECT_EQ(ready[0], 5u);
+  EXPECT_EQ(ready[1], 9u);
 }
 
 TEST(InDegreeCounters, BulkFormsCountAsTheSingleOnes) {

@@ -167,8 +167,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
         }
     } else {
       expand_staged(b, e, [&](const node_t* batch, std::size_t count) {
-        for (std::size_t j = 0; j < count; ++j)
-          if (deg.remove(batch[j])) order[tail++] = batch[j];
+        tail += deg.remove_all(batch, count, order + tail);
       });
     }
   };

@@ -66,6 +66,15 @@ class WideInDegrees {
     node_t* const c = count_.data();
     for (std::size_t i = 0; i < count; ++i) --c[targets[i]];
   }
+  /// remove() for each of targets[0, count), writing those that reach zero
+  /// to `ready`; returns how many.
+  std::size_t remove_all(const node_t* __restrict targets, std::size_t count, node_t* __restrict ready) {
+    node_t* const c = count_.data();
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < count; ++i)
+      if (--c[targets[i]] == 0) ready[k++] = targets[i];
+    return k;
+  }
   /// Bit j: node 64*word + j has no predecessor left and is not retired.
   std::uint64_t ready_mask(std::size_t word) const {
     const node_t* c = count_.data() + 64 * word;
@@ -150,6 +159,24 @@ class BasicNarrowInDegrees {
       if (before == 0) [[unlikely]]
         borrow(v);
     }
+  }
+
+  std::size_t remove_all(const node_t* __restrict targets, std::size_t count, node_t* __restrict ready) {
+    std::uint8_t* const low = low_.data();
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const node_t v = targets[i];
+      const std::uint8_t before = low[v];
+      low[v] = static_cast<std::uint8_t>(before - 1);
+      if (before > 1) [[likely]]
+        continue;
+      if (before == 0) {
+        borrow(v);
+      } else if (!heavy(v) || high_[v] == 0) {
+        ready[k++] = v;
+      }
+    }
+    return k;
   }
 
   std::uint64_t ready_mask(std::size_t word) const {
