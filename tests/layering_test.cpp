@@ -223,10 +223,15 @@ TEST(BlockedScatter, AppliesEachTargetOnceAndRangesOneAtATime) {
             [&](std::size_t i, auto&& sink) {
               for (std::size_t j = 0; j < degree(i); ++j) sink(target(i, j));
             },
-            [&](node_t v) {
-              std::atomic<int>& b = busy[v >> BlockedScatter::kBinShift];
+            [&](const node_t* batch, std::size_t count) {
+              ASSERT_GT(count, 0u);
+              std::atomic<int>& b = busy[batch[0] >> BlockedScatter::kBinShift];
               if (b.fetch_add(1) != 0) overlapped = true;
-              ++got[v];
+              for (std::size_t k = 0; k < count; ++k) {
+                if ((batch[k] >> BlockedScatter::kBinShift) != (batch[0] >> BlockedScatter::kBinShift))
+                  overlapped = true;  // a batch spanning two ranges
+                ++got[batch[k]];
+              }
               b.fetch_sub(1);
             });
       });

@@ -49,8 +49,10 @@ class BlockedScatter {
         locks_(std::make_unique<std::mutex[]>(bins_count_)) {}
 
   /// For each item i of [0, items), `emit(i, sink)` calls sink(v) for targets
-  /// v (in parallel over items); `apply(v)` runs once per emitted v, never
-  /// concurrently for two v of one range, and all have run on return.
+  /// v (in parallel over items); `apply(batch, count)` gets every emitted v
+  /// once, in batches of one range, never two batches of one range at a
+  /// time, and all have run on return. (Batches, not single targets: the
+  /// callee can hold its arrays in registers across a batch.)
   template <class Emit, class Apply>
   void run(const ParallelConfig& pc, std::size_t items, const Emit& emit, const Apply& apply) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, pc.grain),
@@ -66,8 +68,8 @@ class BlockedScatter {
     // What is left: each range by one task, from every thread's bins.
     tbb::parallel_for(std::size_t{0}, bins_count_, [&](std::size_t b) {
       for (Local& local : per_thread_)
-        if (!local.bins.empty()) {
-          for (node_t v : local.bins[b]) apply(v);
+        if (!local.bins.empty() && !local.bins[b].empty()) {
+          apply(static_cast<const node_t*>(local.bins[b].data()), local.bins[b].size());
           local.bins[b].clear();
         }
     });
@@ -103,7 +105,7 @@ class BlockedScatter {
   template <class Apply>
   [[gnu::noinline]] void flush(Local& local, const Apply& apply) {
     const auto drain = [&](std::size_t b) {
-      for (node_t v : local.bins[b]) apply(v);
+      apply(static_cast<const node_t*>(local.bins[b].data()), local.bins[b].size());
       local.bins[b].clear();
     };
     bool skipped = false;
