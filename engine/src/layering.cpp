@@ -49,11 +49,9 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
 
   const bool big = g.n >= pc.min_parallel_graph;
   if (big && pc.worth_it(g.m)) {
+    // Items are edges: counting needs no rows.
     blocked().run(
-        pc, g.n,
-        [&](std::size_t u, auto&& sink) {
-          for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
-        },
+        pc, g.m, [&](std::size_t k, auto&& sink) { sink(targets[k]); },
         [&](const node_t* batch, std::size_t count) { deg.add_all(batch, count); });
     // Rounds that split between threads will grow the bins again (on
     // wide-l, once); a deep graph's rounds never do, and kept, the bins
