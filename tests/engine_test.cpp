@@ -17,6 +17,7 @@
 namespace grundy {
 namespace {
 
+using testing::expect_valid_cycle;
 using testing::make_game;
 
 // Tiny thresholds, so that small test graphs take the parallel paths too
@@ -84,15 +85,6 @@ TEST(Engine, WideMexAndNarrowValues) {
   EXPECT_TRUE(SgValues::fits_narrow(t.graph().m));
   EXPECT_TRUE(SgValues::fits_narrow(edge_t{65536} * 65537 / 2 - 1));
   EXPECT_FALSE(SgValues::fits_narrow(edge_t{65536} * 65537 / 2));
-}
-
-void expect_valid_cycle(const OwnedGame& g, const std::vector<node_t>& cycle) {
-  ASSERT_GE(cycle.size(), 2u);
-  EXPECT_EQ(cycle.front(), cycle.back());
-  for (std::size_t i = 0; i + 1 < cycle.size(); ++i) {
-    const auto succ = g.graph().successors(cycle[i]);
-    EXPECT_NE(std::find(succ.begin(), succ.end(), cycle[i + 1]), succ.end());
-  }
 }
 
 TEST(Engine, EveryAlgorithmReportsAValidCycle) {

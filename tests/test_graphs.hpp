@@ -1,7 +1,11 @@
-// Small helpers shared by the tests: building games from edge lists and an
-// independent, set-based check of the mex rule.
+// Small helpers shared by the tests: building games from edge lists, an
+// independent, set-based check of the mex rule, and a check of a reported
+// cycle.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <set>
 #include <utility>
 #include <vector>
@@ -36,6 +40,17 @@ inline node_t first_mex_violation(const CsrView& g, const std::vector<sg_t>& sg)
     if (sg[u] != mex) return u;
   }
   return g.n;
+}
+
+/// Checks that `cycle` (a CycleError's nodes) is one: at least one step,
+/// first node repeated at the end, every step an edge of g.
+inline void expect_valid_cycle(const OwnedGame& g, const std::vector<node_t>& cycle) {
+  ASSERT_GE(cycle.size(), 2u);
+  EXPECT_EQ(cycle.front(), cycle.back());
+  for (std::size_t i = 0; i + 1 < cycle.size(); ++i) {
+    const auto succ = g.graph().successors(cycle[i]);
+    EXPECT_NE(std::find(succ.begin(), succ.end(), cycle[i + 1]), succ.end());
+  }
 }
 
 }  // namespace grundy::testing
