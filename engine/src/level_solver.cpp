@@ -20,6 +20,7 @@ struct MexScratch {
   BitsetMex mex;
   std::vector<node_t> rows, nodes;
   std::vector<sg_t> values;
+  std::vector<std::uint8_t> degrees;  // a batch's nodes have fewer than 64 successors
 };
 
 // Back to front: within a run of narrow layers the deeper ones come last,
@@ -37,8 +38,7 @@ void mex_range(const node_t* __restrict order, const edge_t* __restrict off,
     }
     const node_t u = Identity ? static_cast<node_t>(i) : order[i];
     const edge_t first = off[u];
-    const auto d = static_cast<std::size_t>(off[u + 1] - first);
-    sg[u] = d < 64 ? mex_word(targets + first, d, sg) : mex.wide(targets + first, d, sg);
+    sg[u] = mex(targets + first, static_cast<std::size_t>(off[u + 1] - first), sg);
   }
 }
 
@@ -57,9 +57,11 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
   scratch.rows.resize(Identity ? 0 : kEdges);
   scratch.values.resize(kEdges);
   scratch.nodes.resize(kNodes);
+  scratch.degrees.resize(kNodes);
   node_t* const rows = scratch.rows.data();
   sg_t* const values = scratch.values.data();
   node_t* const nodes = scratch.nodes.data();
+  std::uint8_t* const degrees = scratch.degrees.data();
   std::size_t i = e;
   while (i > b) {
     std::size_t count = 0, fill = 0;
@@ -75,7 +77,8 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
       if (d >= 64 || fill + d > kEdges) break;  // taken alone, after the batch
       if constexpr (!Identity) copy_row(targets + first, d, rows + fill);
       fill += d;
-      nodes[count++] = u;
+      nodes[count] = u;
+      degrees[count++] = static_cast<std::uint8_t>(d);
     }
     if (count > 0) {
       // Identity: the batch's rows lie side by side already, in the file.
@@ -85,19 +88,15 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
       // in batch order from the front.
       std::size_t at = 0;
       for (std::size_t k = 0; k < count; ++k) {
-        const node_t u = Identity ? nodes[count - 1 - k] : nodes[k];
-        const auto d = static_cast<std::size_t>(off[u + 1] - off[u]);
+        const std::size_t c = Identity ? count - 1 - k : k;
         std::uint64_t seen = 0;
-        for (std::size_t j = at; j < at + d; ++j)
-          seen |= static_cast<std::uint64_t>(values[j] < 64) << (values[j] & 63);
-        sg[u] = static_cast<Sg>(std::countr_one(seen));
-        at += d;
+        for (std::size_t j = at; j < at + degrees[c]; ++j) seen |= mex_bit(values[j]);
+        sg[nodes[c]] = static_cast<Sg>(std::countr_one(seen));
+        at += degrees[c];
       }
     } else {  // a node of 64 successors or more, or more than a batch holds
-      const node_t u = Identity ? static_cast<node_t>(--i) : order[--i];
-      const edge_t first = off[u];
-      const auto d = static_cast<std::size_t>(off[u + 1] - first);
-      sg[u] = d < 64 ? mex_word(targets + first, d, sg) : scratch.mex.wide(targets + first, d, sg);
+      --i;
+      mex_range<Identity>(order, off, targets, sg, scratch.mex, i, i + 1, false);
     }
   }
 }

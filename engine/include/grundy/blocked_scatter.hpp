@@ -17,10 +17,10 @@
 // up to millions of successors) a 2-thread solve peaked at 724 MB, 190 MB
 // above the 1-thread one; now 567 MB (`/usr/bin/time grundy solve`), 13 B a
 // node beyond the 467 MB mapping. The price: wide-l layering on 2 threads,
-// min of 5 interleaved runs, 605 ms against 584 with slices. On a 10^7-node
-// solve, 2^24 pending targets peaked 40 MB higher (4 bytes a node, against a
-// budget of the mapping plus 16 bytes a node) in the same time; 2^22
-// measured ~10% slower.
+// min of 5 interleaved runs, 605 ms against 584 with slices. The bound's
+// size was measured with those slices: on a 10^7-node solve, 2^24 targets
+// peaked 40 MB higher (4 bytes a node, against a budget of the mapping plus
+// 16 bytes a node) in the same time; 2^22 measured ~10% slower.
 #pragma once
 
 #include <tbb/enumerable_thread_specific.h>
@@ -86,9 +86,12 @@ class BlockedScatter {
     std::size_t pending = 0;
   };
 
-  // A thread's bins, each reserved for its even part of the thread's share
-  // (growing them by doubling copied them over and over: memmove and page
-  // clearing showed as 15% of a 2-thread wide-l solve).
+  // A thread's bins, each reserved for its even part of the thread's share,
+  // instead of grown by doubling (a new allocation and a copy each time).
+  // With the carry parts' lazy zeroing (indegree_counters.hpp), this took
+  // the kernel's page clearing from 10.7% to 2.8% of a 2-thread wide-l
+  // solve (perf record -e cpu-clock) and its layering from 693 to 613 ms
+  // (min of 4 interleaved runs).
   Local& local() {
     Local& l = per_thread_.local();
     if (l.bins.empty()) {

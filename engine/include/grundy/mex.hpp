@@ -38,16 +38,16 @@ class StampMex {
   node_t stamp_ = 0;
 };
 
+/// The fast path's bit for value s: bit s, or none past 63 (with fewer
+/// than 64 successors, such a value cannot be the mex's concern). Branch-free.
+inline std::uint64_t mex_bit(unsigned s) { return static_cast<std::uint64_t>(s < 64) << (s & 63); }
+
 /// The fast path, for fewer than 64 successors: every value that matters
-/// fits one machine word, so set a bit per value (branch-free) and count the
-/// trailing ones.
+/// fits one machine word, so set a bit per value and count the trailing ones.
 template <class Sg>
 inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < d; ++i) {
-    const unsigned s = sg[succ[i]];
-    seen |= static_cast<std::uint64_t>(s < 64) << (s & 63);
-  }
+  for (std::size_t i = 0; i < d; ++i) seen |= mex_bit(sg[succ[i]]);
   return static_cast<Sg>(std::countr_one(seen));
 }
 
