@@ -27,10 +27,10 @@ TEST(Bench, WritesEveryFieldForEveryRun) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = read_file(dir.file("out/bench.json"));
   for (const char* field :
-       {"\"schema\": 1", "\"commit\": ", "\"command\": \"grundy bench --manifest", "\"machine\": {", "\"cpu\": ",
+       {"\"schema\": 2", "\"commit\": ", "\"command\": \"grundy bench --manifest", "\"machine\": {", "\"cpu\": ",
         "\"cores\": ", "\"memory_bytes\": ", "\"compiler\": ", "\"onetbb\": ", "\"boost\": ", "\"cli11\": ",
         "\"floor_seconds\": {\"1\": {\"median\": ", "\"phases\": {\"load/validate\": {\"median\": ",
-        "\"layering\": ", "\"mex\": ", "\"xor\": ", "\"sg_seconds\": ", "\"total_seconds\": ",
+        "\"layering\": ", "\"mex\": ", "\"xor\": ", "\"sg_seconds\": ", "\"total_seconds\": ", "\"floor_seconds\": {\"median\": ",
         "\"edges_per_second\": ", "\"peak_rss_bytes\": ", "\"ratio_to_floor\": ", "\"speedup_vs_1_thread\": ",
         "\"speedup_vs_bgl\": ", "\"verified\": \"baseline\"", "\"generator\": \"grundy gen --shape chain"})
     EXPECT_NE(json.find(field), std::string::npos) << field;

@@ -1,5 +1,5 @@
 // grundy bench: datasets x algorithms x thread counts x trials, every trial
-// verified, the floor kernel measured in the same run, results written as
+// verified and paired with a floor pass timed just before it, results written as
 // JSON, CSV and Markdown (bench_report.hpp).
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -141,20 +142,7 @@ int run_bench(BenchOptions o) {
     const bool use_baseline = g.m <= o.baseline_max_edges;
     SgValues want;
     if (use_baseline) want = solve_sg(g, Algo::bgl, all);
-    for (unsigned t : o.threads) {
-      std::vector<double> floor;
-      in_arena(t, [&] {
-        const SgValues values(g.n, g.m);
-        for (std::size_t i = 0; i <= o.trials; ++i) {
-          const auto start = std::chrono::steady_clock::now();
-          volatile std::uint64_t sink = floor_gather(g, values, {t});
-          (void)sink;
-          if (i > 0) floor.push_back(seconds_since(start));  // trial 0 warms up
-        }
-      });
-      ds.floor[t] = Spread::of(floor);
-    }
-    report.datasets.push_back(ds);
+    std::map<unsigned, std::vector<double>> floor_samples;  // threads -> every paired floor pass
 
     for (Algo algo : algos) {
       for (unsigned t : o.threads) {
@@ -168,13 +156,26 @@ int run_bench(BenchOptions o) {
         run.trials = o.trials;
         run.verified = use_baseline ? "baseline" : "mex rule";
         std::vector<std::pair<std::string, std::vector<double>>> phases;
-        std::vector<double> totals, sgs;
+        std::vector<double> totals, sgs, floors, ratios;
         reset_peak_rss();
         for (std::size_t trial = 0; trial <= o.trials; ++trial) {
           PhaseTimer timer;
           SgValues sg;
+          double floor = 0;
           in_arena(t, [&] {
             const ParallelConfig pc{t};
+            // Each trial is paired with a floor pass at the same thread
+            // count just before it. On a machine whose neighbours come and
+            // go, a floor timed once per dataset, minutes before the trial
+            // (schema 1), could measure a different machine: wide-l's floor
+            // moved from 0.47 to 0.89 s between trials of one run.
+            {
+              const SgValues values(g.n, g.m);  // freed before the solve: not in its peak memory
+              const auto floor_start = std::chrono::steady_clock::now();
+              volatile std::uint64_t sink = floor_gather(g, values, pc);
+              (void)sink;
+              floor = seconds_since(floor_start);
+            }
             timer.start("load/validate");
             const MappedFile f(ds.file);
             const GcsrGame loaded = read_gcsr(f.bytes(), ds.file, pc);
@@ -206,14 +207,21 @@ int run_bench(BenchOptions o) {
           }
           totals.push_back(total);
           sgs.push_back(solve);
+          floors.push_back(floor);
+          if (floor > 0) ratios.push_back(solve / floor);
+          floor_samples[t].push_back(floor);
         }
         run.peak_rss_bytes = peak_rss_bytes();
         for (auto& [name, samples] : phases) run.phases.emplace_back(name, Spread::of(samples));
         run.total = Spread::of(totals);
         run.sg = Spread::of(sgs);
+        run.floor = Spread::of(floors);
+        run.ratio_to_floor = Spread::of(ratios).median;
         report.runs.push_back(run);
       }
     }
+    for (const auto& [t, samples] : floor_samples) ds.floor[t] = Spread::of(samples);
+    report.datasets.push_back(ds);
   }
   report.finish();
   report.write(o.out);

@@ -53,8 +53,6 @@ void BenchReport::finish() {
     const auto ds = std::find_if(datasets.begin(), datasets.end(), [&](const auto& d) { return d.name == r.dataset; });
     if (ds == datasets.end() || r.sg.median <= 0) continue;
     r.edges_per_second = static_cast<double>(ds->m) / r.sg.median;
-    if (auto f = ds->floor.find(r.threads); f != ds->floor.end() && f->second.median > 0)
-      r.ratio_to_floor = r.sg.median / f->second.median;
     if (const BenchRun* one = find(r.dataset, r.algo, 1)) r.speedup_vs_1_thread = one->sg.median / r.sg.median;
     if (const BenchRun* bgl = find(r.dataset, "bgl", 1)) r.speedup_vs_bgl = bgl->sg.median / r.sg.median;
   }
@@ -62,8 +60,8 @@ void BenchReport::finish() {
 
 void BenchReport::write(const std::string& dir) const {
   std::filesystem::create_directories(dir);
-  // JSON: one object, documented in results/README.md ("schema": 1).
-  std::string j = "{\n  \"schema\": 1,\n  \"commit\": " + json_string(commit) + ",\n  \"command\": " +
+  // JSON: one object, documented in results/README.md ("schema": 2).
+  std::string j = "{\n  \"schema\": 2,\n  \"commit\": " + json_string(commit) + ",\n  \"command\": " +
                   json_string(command) + ",\n  \"date\": " + json_string(date) + ",\n  \"machine\": {";
   bool first = true;
   for (const auto& [k, v] : machine) {
@@ -93,6 +91,7 @@ void BenchReport::write(const std::string& dir) const {
     for (std::size_t p = 0; p < r.phases.size(); ++p)
       j += (p ? ", " : "") + json_string(r.phases[p].first) + ": " + spread_json(r.phases[p].second);
     j += "}, \"sg_seconds\": " + spread_json(r.sg) + ", \"total_seconds\": " + spread_json(r.total) +
+         ", \"floor_seconds\": " + spread_json(r.floor) +
          ", \"edges_per_second\": " + num(r.edges_per_second) + ", \"peak_rss_bytes\": " +
          std::to_string(r.peak_rss_bytes) + ", \"ratio_to_floor\": " + num(r.ratio_to_floor) +
          ", \"speedup_vs_1_thread\": " + num(r.speedup_vs_1_thread) + ", \"speedup_vs_bgl\": " +
@@ -111,7 +110,7 @@ void BenchReport::write(const std::string& dir) const {
                    "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const auto& r : runs) {
     const auto ds = std::find_if(datasets.begin(), datasets.end(), [&](const auto& d) { return d.name == r.dataset; });
-    const double floor = ds != datasets.end() && ds->floor.count(r.threads) ? ds->floor.at(r.threads).median : 0;
+    const double floor = r.floor.median;
     const std::uint64_t n = ds != datasets.end() ? ds->n : 0, m = ds != datasets.end() ? ds->m : 0;
     csv += r.dataset + "," + std::to_string(n) + "," + std::to_string(m) + "," + r.algo + "," +
            std::to_string(r.threads) + "," + std::to_string(r.trials) + "," + r.verified + "," + num(r.sg.median) +

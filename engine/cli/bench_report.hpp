@@ -20,7 +20,7 @@ struct BenchDataset {
   std::uint64_t n = 0, m = 0, k = 0;
   bool layered = false;
   std::string generator;  ///< the `grundy gen` command that makes the file
-  std::map<unsigned, Spread> floor;  ///< threads -> the floor kernel's time
+  std::map<unsigned, Spread> floor;  ///< threads -> the floor kernel's time, over every run's trials
 };
 
 struct BenchRun {
@@ -30,11 +30,13 @@ struct BenchRun {
   std::vector<std::pair<std::string, Spread>> phases;  ///< in the order they ran
   Spread total;     ///< every phase: load/validate, solve, xor
   Spread sg;        ///< the SG computation alone (the solver's phases)
+  Spread floor;     ///< the floor pass timed just before each trial, same threads
   std::string verified;  ///< "baseline" or "mex rule"
   std::uint64_t peak_rss_bytes = 0;
+  /// Median over the trials of each trial's SG time over its own floor pass.
+  double ratio_to_floor = 0;
   // Derived, filled by finish():
   double edges_per_second = 0;
-  double ratio_to_floor = 0;       ///< sg.median / floor median at the same threads
   double speedup_vs_1_thread = 0;  ///< same algo, 1 thread / this, on sg medians
   double speedup_vs_bgl = 0;       ///< bgl (1 thread) / this, on sg medians
 };
