@@ -10,6 +10,7 @@ START, END = "<!-- generated: start -->", "<!-- generated: end -->"
 def main():
     report = json.load(open("results/bench.json"))
     m = report["machine"]
+    trials = sorted({r["trials"] for r in report["runs"]})
     lines = [
         START,
         f"Measured at commit `{report['commit']}` on {report['date']} with `{report['command']}`.",
@@ -18,7 +19,8 @@ def main():
         f"{m.get('os')}, {m.get('kernel')}; {m.get('compiler')}, oneTBB {m.get('onetbb')}, Boost {m.get('boost')}, "
         f"CLI11 {m.get('cli11')}; build {m.get('build')}.",
         "",
-        "### grundy bench (medians of 3 trials after a warm-up; SG = the solver's phases)",
+        f"### grundy bench (medians of {'/'.join(map(str, trials))} trials after a warm-up, each paired with a "
+        "floor pass; SG = the solver's phases)",
         "",
         open("results/bench.md").read().rstrip(),
         "",
