@@ -66,6 +66,12 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
     const std::string bytes = read_file(dir.file("l.gcsr"));
     const GcsrGame f = read_gcsr(bytes, "l", {1});
     ASSERT_EQ(f.layer_begin.size(), layers.count() + 1);
+    // Inside a layer: by out-degree, then by the user's id.
+    for (std::size_t l = 0; l + 1 < f.layer_begin.size(); ++l)
+      for (node_t u = f.layer_begin[l] + 1; u < f.layer_begin[l + 1]; ++u)
+        ASSERT_LT(std::pair(f.game.graph.degree(u - 1), f.original_ids[u - 1]),
+                  std::pair(f.game.graph.degree(u), f.original_ids[u]))
+            << shape_name(s) << " layer " << l << " id " << u;
     const SgValues got = level_sg(f.game.graph, {1}, nullptr, f.layer_begin);
     for (node_t u = 0; u < g.n; ++u) ASSERT_EQ(got[u], want[f.original_ids[u]]) << shape_name(s);
     // The mex pass's batches, which layered ids take on large graphs only.

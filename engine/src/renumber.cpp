@@ -3,6 +3,9 @@
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <cstdint>
+
+#include "grundy/huge_array.hpp"
 
 namespace grundy {
 
@@ -10,14 +13,28 @@ void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConf
                         const RenumberedBuffers& out) {
   const CsrView& g = game.graph;
   node_t* order = layers.order.data();
+  // Each layer by (out-degree, id): keys of degree above and id below, so
+  // that one sort gives both, whatever order layering left.
+  std::size_t widest = 0;
+  for (std::size_t l = 0; l < layers.count(); ++l) widest = std::max<std::size_t>(widest, layers.width(l));
+  Array<std::uint64_t> keys(widest);
   for (std::size_t l = 0; l < layers.count(); ++l) {
-    node_t* b = order + layers.begin[l];
-    node_t* e = order + layers.begin[l + 1];
-    if (pc.worth_it(static_cast<std::size_t>(e - b))) {
-      tbb::parallel_sort(b, e);
+    node_t* const b = order + layers.begin[l];
+    const std::size_t width = layers.width(l);
+    for_range(pc, 0, width, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        const std::uint64_t d = std::min<std::uint64_t>(g.degree(b[i]), 0xFFFFFFFFu);
+        keys[i] = d << 32 | b[i];
+      }
+    });
+    if (pc.worth_it(width)) {
+      tbb::parallel_sort(keys.data(), keys.data() + width);
     } else {
-      std::sort(b, e);
+      std::sort(keys.data(), keys.data() + width);
     }
+    for_range(pc, 0, width, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) b[i] = static_cast<node_t>(keys[i]);
+    });
   }
   // new id i is old node order[i]; position[] maps old ids to new.
   Array<node_t> position(g.n);

@@ -29,9 +29,10 @@ enum class Shape {
 };
 
 /// Changes whenever one GenSpec starts to give different bytes (2: the
-/// 32-bit SIMD permutation and per-(rank, j) edge streams). Caches of
-/// generated files (grundy bench) carry it in their names.
-inline constexpr int kGeneratorVersion = 2;
+/// 32-bit SIMD permutation and per-(rank, j) edge streams; 3: layered
+/// files order each layer by out-degree). Caches of generated files
+/// (grundy bench) carry it in their names.
+inline constexpr int kGeneratorVersion = 3;
 
 struct GenSpec {
   Shape shape = Shape::uniform;

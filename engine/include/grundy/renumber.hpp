@@ -3,8 +3,13 @@
 //
 // A mex pass over such ids reads offsets and rows front to back, instead of
 // at random: on the machines measured, the difference between ~25 and ~3.5
-// ns an edge. Nodes keep their input order inside a layer (sorted by id), so
-// the result does not depend on the thread count that computed the layers.
+// ns an edge. Inside a layer, nodes are ordered by out-degree, then by id:
+// the mex pass's loop over a node's successors then ends after the same
+// count node after node, an exit the branch predictor learns. The same
+// binary's mex on uniform-layered-m (10^6 nodes, 10^7 edges), 11
+// interleaved runs: min 22.8 ms, median 24.6 against 25.5 and 27.7 for the
+// file ordered by id. The order depends on the graph only, not on the
+// thread count that computed the layers.
 #pragma once
 
 #include "grundy/csr_graph.hpp"
@@ -22,8 +27,8 @@ struct RenumberedBuffers {
   node_t* original_ids;  ///< new id -> old id
 };
 
-/// Sorts each layer of `layers` by id (making it thread-count independent)
-/// and writes the renumbered game. Tokens follow their nodes.
+/// Sorts each layer of `layers` by (out-degree, id) and writes the
+/// renumbered game. Tokens follow their nodes.
 void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc,
                         const RenumberedBuffers& out);
 
