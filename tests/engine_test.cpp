@@ -4,12 +4,15 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <random>
+#include <span>
 
 #include "grundy/bgl_baseline.hpp"
 #include "grundy/cycle.hpp"
 #include "grundy/generator.hpp"
 #include "grundy/layering.hpp"
 #include "grundy/level_solver.hpp"
+#include "grundy/mex.hpp"
 #include "grundy/serial_solver.hpp"
 #include "grundy/solver.hpp"
 #include "test_graphs.hpp"
@@ -75,6 +78,34 @@ TEST(Engine, LayersPointForwardAndCoverEveryNode) {
       EXPECT_EQ(layers.count(), spec.nodes);
     }
   }
+}
+
+// The fast mex (unrolled per degree below kFixedDegrees, a loop up to 63, a
+// bitset beyond) against the stamp reference, at every degree across those
+// bounds: values drawn near the degree (so the mex varies), some far past
+// 64, and every other node holding all of 0..d-1 (mex = d).
+template <class Sg>
+void check_mex_at_every_degree() {
+  std::mt19937_64 rng(11);
+  BitsetMex fast;
+  for (std::size_t d = 0; d <= 140; ++d) {
+    StampMex reference(d);
+    std::vector<Sg> sg(d + 8);
+    std::vector<node_t> succ(d);
+    for (int trial = 0; trial < 40; ++trial) {
+      for (std::size_t v = 0; v < sg.size(); ++v)
+        sg[v] = static_cast<Sg>(trial % 2 ? v : rng() % 5 == 0 ? 60 + rng() % 2000 : rng() % (d + 2));
+      for (std::size_t i = 0; i < d; ++i) succ[i] = static_cast<node_t>(trial % 2 ? i : rng() % sg.size());
+      std::shuffle(succ.begin(), succ.end(), rng);
+      ASSERT_EQ(fast(succ.data(), d, sg.data()), reference(std::span<const node_t>(succ), sg.data()))
+          << "degree " << d << " trial " << trial;
+    }
+  }
+}
+
+TEST(Engine, MexAtEveryDegree) {
+  check_mex_at_every_degree<std::uint16_t>();
+  check_mex_at_every_degree<std::uint32_t>();
 }
 
 TEST(Engine, WideMexAndNarrowValues) {

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -42,12 +44,40 @@ class StampMex {
 /// than 64 successors, such a value cannot be the mex's concern). Branch-free.
 inline std::uint64_t mex_bit(unsigned s) { return static_cast<std::uint64_t>(s < 64) << (s & 63); }
 
+/// The bits of exactly D successors, unrolled: no loop counter, no exit.
+template <std::size_t D, class Sg>
+std::uint64_t mex_bits_fixed(const node_t* succ, const Sg* sg) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return (std::uint64_t{0} | ... | mex_bit(sg[succ[I]]));
+  }(std::make_index_sequence<D>{});
+}
+
+/// Degrees below this take an unrolled body, chosen through a table.
+inline constexpr std::size_t kFixedDegrees = 24;
+
 /// The fast path, for fewer than 64 successors: every value that matters
 /// fits one machine word, so set a bit per value and count the trailing ones.
+/// Below kFixedDegrees successors, an unrolled body per degree, called
+/// through a table: where degrees repeat node after node (layered files
+/// order each layer by out-degree) that call is predicted, and each edge
+/// costs its two loads, the bit and the OR, about half the micro-ops of a
+/// loop iteration, so that more of the next nodes' misses fit in flight.
+/// uniform-layered-m mex, 12 interleaved runs (1 thread): min 15.4 ms,
+/// median 24.0 against 18.2 and 26.2 with the loop alone; 2 threads (8
+/// runs) 13.4 / 13.9 against 14.7 / 15.4. Random ids (5*10^4 nodes, 10
+/// runs) measured the same either way: their degree changes each node,
+/// and a mispredicted call costs what a mispredicted loop exit did.
 template <class Sg>
 inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
+  static constexpr auto fixed = []<std::size_t... D>(std::index_sequence<D...>) {
+    return std::array<std::uint64_t (*)(const node_t*, const Sg*), sizeof...(D)>{&mex_bits_fixed<D, Sg>...};
+  }(std::make_index_sequence<kFixedDegrees>{});
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < d; ++i) seen |= mex_bit(sg[succ[i]]);
+  if (d < kFixedDegrees) {
+    seen = fixed[d](succ, sg);
+  } else {
+    for (std::size_t i = 0; i < d; ++i) seen |= mex_bit(sg[succ[i]]);
+  }
   return static_cast<Sg>(std::countr_one(seen));
 }
 
