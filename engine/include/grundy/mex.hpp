@@ -8,10 +8,10 @@
 
 #include <algorithm>
 #include <array>
-#include <utility>
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "grundy/csr_graph.hpp"
@@ -52,7 +52,8 @@ std::uint64_t mex_bits_fixed(const node_t* succ, const Sg* sg) {
   }(std::make_index_sequence<D>{});
 }
 
-/// Degrees below this take an unrolled body, chosen through a table.
+/// Degrees below this take an unrolled body, chosen through a table. 24 is
+/// past twice the bench graphs' mean degree (10); the value is not tuned.
 inline constexpr std::size_t kFixedDegrees = 24;
 
 /// The fast path, for fewer than 64 successors: every value that matters
