@@ -55,7 +55,8 @@ struct BenchReport {
 
 /// This machine, compiler and libraries, as report fields.
 std::map<std::string, std::string> describe_machine();
-/// The source tree's commit ("unknown" outside a git checkout), "-dirty" if modified.
+/// The source tree's commit ("unknown" outside a git checkout), "-dirty" if modified;
+/// $GRUNDY_COMMIT, when set, names it for a binary carried away from its checkout.
 std::string source_commit();
 
 }  // namespace grundy::cli

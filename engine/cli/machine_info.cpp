@@ -6,6 +6,7 @@
 
 #include <CLI/Version.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -55,6 +56,9 @@ std::map<std::string, std::string> describe_machine() {
 }
 
 std::string source_commit() {
+  // A binary carried to another machine (tools/bundle.sh) has no checkout
+  // beside it; the bundle's wrapper names the commit it was built from.
+  if (const char* carried = std::getenv("GRUNDY_COMMIT"); carried && *carried) return carried;
   const std::string dir = GRUNDY_SOURCE_DIR;
   std::string commit = first_line_of("git -C '" + dir + "' rev-parse --short=12 HEAD 2>/dev/null");
   if (commit.empty()) return "unknown";

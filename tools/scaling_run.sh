@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One thread-scaling run of `grundy bench` on a machine where nothing is
+# installed, from a folder made by tools/bundle.sh:
+#   tools/scaling_run.sh BUNDLE OUT [THREADS]   # THREADS default: 1,2,4,8,<cores>
+# Writes OUT/machine.txt (processor, caches, NUMA nodes, memory), OUT/large/
+# (medium and large datasets, level engine, every thread count) and, if the
+# first part ended within 5 minutes, OUT/huge/ (uniform-layered-h, 10^9
+# edges). Each part runs under a timeout so that a slow machine still returns
+# what it finished. Datasets are generated into /tmp/grundy-cache.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bundle=${1:?usage: tools/scaling_run.sh BUNDLE OUT [THREADS]}
+out=${2:?usage: tools/scaling_run.sh BUNDLE OUT [THREADS]}
+cores=$(nproc)
+threads=${3:-1,2,4,8,$cores}
+mkdir -p "$out"
+grundy=$bundle/grundy
+grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo || grundy=$bundle/grundy-x86-64
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "binary: $grundy"
+  echo "cores: $cores"
+  grep -m1 'model name' /proc/cpuinfo
+  grep -m1 'cpu MHz' /proc/cpuinfo
+  grep -m1 '^flags' /proc/cpuinfo | grep -ow 'avx2\|avx512f\|bmi2' | tr '\n' ' '; echo
+  echo "sockets: $(grep 'physical id' /proc/cpuinfo | sort -u | wc -l)," \
+       "threads per core: $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)"
+  echo "NUMA nodes: $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)"
+  for c in /sys/devices/system/cpu/cpu0/cache/index*; do
+    [[ -r $c/size ]] && echo "cache L$(cat "$c/level") $(cat "$c/type"): $(cat "$c/size")," \
+      "shared by cpus $(cat "$c/shared_cpu_list")"
+  done
+  grep -m1 MemTotal /proc/meminfo
+  echo "kernel: $(uname -sr)"
+  (. /etc/os-release && echo "os: $PRETTY_NAME (libraries: the bundle's)")
+} >"$out/machine.txt" 2>&1
+cat "$out/machine.txt"
+start=$SECONDS
+timeout 330 "$grundy" bench --sizes medium,large \
+  --datasets uniform-layered-m,wide-m,uniform-l,uniform-layered-l,wide-l,kron-l \
+  --algos level --threads "$threads" --trials 3 --cache /tmp/grundy-cache --out "$out/large"
+echo "scaling_run.sh: large part exited $? after $((SECONDS - start)) s"
+if ((SECONDS - start < 300)); then
+  timeout 150 "$grundy" bench --sizes huge --datasets uniform-layered-h \
+    --algos level --threads "$threads" --trials 3 --cache /tmp/grundy-cache --out "$out/huge"
+  echo "scaling_run.sh: huge part exited $? after $((SECONDS - start)) s"
+fi
