@@ -4,7 +4,7 @@
 #   tools/scaling_run.sh BUNDLE OUT [THREADS]   # THREADS default: 1,2,4,8,<cores>
 # Writes OUT/machine.txt (processor, caches, NUMA nodes, memory), OUT/large/
 # (medium and large datasets, level engine, every thread count) and, if the
-# first part ended within 5 minutes, OUT/huge/ (uniform-layered-h, 10^9
+# first part ended within 4 minutes, OUT/huge/ (uniform-layered-h, 10^9
 # edges). Each part runs under a timeout so that a slow machine still returns
 # what it finished. Datasets are generated into /tmp/grundy-cache.
 set -uo pipefail
@@ -24,7 +24,7 @@ grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo || grundy=$bundle/gru
   grep -m1 'cpu MHz' /proc/cpuinfo
   grep -m1 '^flags' /proc/cpuinfo | grep -ow 'avx2\|avx512f\|bmi2' | tr '\n' ' '; echo
   echo "sockets: $(grep 'physical id' /proc/cpuinfo | sort -u | wc -l)," \
-       "threads per core: $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)"
+       "cpu0 shares its core with cpus: $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null)"
   echo "NUMA nodes: $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)"
   for c in /sys/devices/system/cpu/cpu0/cache/index*; do
     [[ -r $c/size ]] && echo "cache L$(cat "$c/level") $(cat "$c/type"): $(cat "$c/size")," \
@@ -36,12 +36,12 @@ grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo || grundy=$bundle/gru
 } >"$out/machine.txt" 2>&1
 cat "$out/machine.txt"
 start=$SECONDS
-timeout 330 "$grundy" bench --sizes medium,large \
+timeout 300 "$grundy" bench --sizes medium,large \
   --datasets uniform-layered-m,wide-m,uniform-l,uniform-layered-l,wide-l,kron-l \
   --algos level --threads "$threads" --trials 3 --cache /tmp/grundy-cache --out "$out/large"
 echo "scaling_run.sh: large part exited $? after $((SECONDS - start)) s"
-if ((SECONDS - start < 300)); then
-  timeout 150 "$grundy" bench --sizes huge --datasets uniform-layered-h \
+if ((SECONDS - start < 240)); then
+  timeout 180 "$grundy" bench --sizes huge --datasets uniform-layered-h \
     --algos level --threads "$threads" --trials 3 --cache /tmp/grundy-cache --out "$out/huge"
   echo "scaling_run.sh: huge part exited $? after $((SECONDS - start)) s"
 fi
