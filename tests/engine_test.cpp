@@ -60,6 +60,41 @@ TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
   }
 }
 
+// No layer is wide enough in nodes to split, but every layer of 64 nodes or
+// more holding 200 edges is heavy enough (kron-l's narrow layers hold 95% of
+// its edges), in tasks of about 16 edges.
+ParallelConfig heavy_only(unsigned threads) {
+  ParallelConfig pc{threads, std::size_t{1} << 30, 4, 0, 0, 0};
+  pc.min_parallel_work = 200;
+  pc.grain_work = 16;
+  return pc;
+}
+
+TEST(Engine, HeavyNarrowLayersAreSplitAndAgree) {
+  for (const GenSpec& spec : {GenSpec{Shape::uniform, 3000, 60000, 5, 3}, GenSpec{Shape::kron, 4096, 50000, 5, 4},
+                              GenSpec{Shape::layered, 3000, 200000, 5, 5}}) {  // degrees past 64
+    const OwnedGame g = generate(spec);
+    const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
+    SCOPED_TRACE(std::string(shape_name(spec.shape)) + " seed " + std::to_string(spec.seed));
+    for (unsigned threads : {1u, 2u, 3u}) {
+      PhaseTimer log;
+      log.log_layers = true;
+      const auto got = in_arena(threads, [&] { return level_sg(g.graph(), heavy_only(threads), &log); });
+      ASSERT_EQ(got.to_vector(), want) << threads << " threads";
+      // One thread: every layer in one inline run. More: the heavy layers
+      // are steps of their own (parallel loops).
+      const auto heavy_step = [](const LayerStat& s) {
+        return s.first_layer == s.last_layer && s.nodes >= 64 && s.edges >= 200;
+      };
+      if (threads == 1) {
+        EXPECT_EQ(log.layers.size(), 1u);
+      } else {
+        EXPECT_TRUE(std::any_of(log.layers.begin(), log.layers.end(), heavy_step)) << threads << " threads";
+      }
+    }
+  }
+}
+
 TEST(Engine, LayersPointForwardAndCoverEveryNode) {
   for (const GenSpec& spec : corpus()) {
     const OwnedGame g = generate(spec);

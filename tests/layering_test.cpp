@@ -213,7 +213,7 @@ TEST(BlockedScatter, AppliesEachTargetOnceAndRangesOneAtATime) {
       tbb::task_arena(static_cast<int>(threads)).execute([&] {
         BlockedScatter scatter(n, threads, bound);
         scatter.run(
-            {threads, 8, 16, 0}, items,
+            items, 16,
             [&](std::size_t i, auto&& sink) {
               for (std::size_t j = 0; j < degree(i); ++j) sink(target(i, j));
             },

@@ -53,7 +53,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   if (big && pc.worth_it(g.m)) {
     // Items are edges: counting needs no rows.
     blocked().run(
-        pc, g.m, [&](std::size_t k, auto&& sink) { sink(targets[k]); },
+        g.m, pc.grain, [&](std::size_t k, auto&& sink) { sink(targets[k]); },
         [&](const node_t* batch, std::size_t count) { deg.add_all(batch, count); });
     // Rounds that split between threads will grow the bins again (on
     // wide-l, once); a deep graph's rounds never do, and kept, the bins
@@ -174,9 +174,10 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   };
   // Either, split between threads through the blocked scatter: `apply`
   // gets every edge's target once, in batches (see BlockedScatter::run).
-  const auto expand_parallel = [&](std::size_t b, std::size_t e, auto&& apply) {
+  // `work`: the round's edges, when it is split for them (parallel.hpp).
+  const auto expand_parallel = [&](std::size_t b, std::size_t e, std::size_t work, auto&& apply) {
     blocked().run(
-        pc, e - b,
+        e - b, pc.grain_for(e - b, work),
         [&](std::size_t i, auto&& sink) {
           prefetch_rows(g, order, b + i, e);
           const node_t u = order[b + i];
@@ -189,12 +190,18 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
     const std::size_t end = tail;  // the current round is order[head, end)
     layers.begin.push_back(static_cast<node_t>(end));
     const std::size_t width = end - head;
-    const bool parallel = big && pc.worth_it(width);
+    // A narrow round's edges, where they decide whether it is split (as for
+    // the mex pass's layers: level_solver.cpp); its expansion then finds the
+    // offsets in cache.
+    std::size_t work = 0;
+    if (big && pc.threads > 1 && width >= 64 && width < pc.min_parallel)
+      for (std::size_t i = head; i < end; ++i) work += off[order[i] + 1] - off[order[i]];
+    const bool parallel = big && pc.worth_it(width, work);
     if (width * kWideShare >= g.n && g.n >= 64 * kWideShare) {
       // Wide: count down, then scan the counters for the next round (in id
       // order, as the scan goes).
       if (parallel) {
-        expand_parallel(head, end, [&](const node_t* batch, std::size_t count) { deg.decrement_all(batch, count); });
+        expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) { deg.decrement_all(batch, count); });
       } else {
         expand_decrement(head, end);
       }
@@ -209,7 +216,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
       head = end;
     } else {
       if (!lists) lists.emplace();
-      expand_parallel(head, end, [&](const node_t* batch, std::size_t count) {
+      expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) {
         std::vector<node_t>& list = lists->local();
         const std::size_t at = list.size();
         list.resize(at + count);  // room for all; keeps the ready ones

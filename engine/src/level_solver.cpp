@@ -164,21 +164,44 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
       rest.seconds += seconds;
     }
   };
+  // A layer's edges, where they decide whether it is split (a layer too
+  // narrow in nodes, but heavy: parallel.hpp). Not counted for layers that
+  // are wide enough anyway, or too narrow to split (a chain's 10^7 layers);
+  // with random ids the count reads the layer's offsets, which its mex then
+  // finds in cache. The last answer is kept: each layer is asked twice.
+  std::size_t asked = layers.count(), answer = 0;
+  const auto work = [&](std::size_t l) -> std::size_t {
+    const std::size_t w = layers.width(l);
+    if (pc.threads == 1 || w < kMinBatch || w >= pc.min_parallel) return 0;
+    if (l == asked) return answer;
+    std::size_t edges = 0;
+    if constexpr (Identity) {
+      edges = g.offsets[layers.begin[l + 1]] - g.offsets[layers.begin[l]];
+    } else {
+      for (std::size_t i = layers.begin[l]; i < layers.begin[l + 1]; ++i) {
+        const node_t u = layers.order[i];
+        edges += g.offsets[u + 1] - g.offsets[u];
+      }
+    }
+    asked = l;
+    answer = edges;
+    return edges;
+  };
   MexScratch<Sg> inline_mex;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).
   std::optional<tbb::enumerable_thread_specific<MexScratch<Sg>>> thread_mex;
   for (std::size_t l = layers.count(); l-- > 0;) {
-    if (pc.worth_it(layers.width(l))) {
+    if (pc.worth_it(layers.width(l), work(l))) {
       if (!thread_mex) thread_mex.emplace();
       logged(l, l, [&] {
-        for_range(pc, layers.begin[l], layers.begin[l + 1],
+        for_range(pc, layers.begin[l], layers.begin[l + 1], work(l),
                   [&](std::size_t b, std::size_t e) { run_part(thread_mex->local(), b, e); });
       });
       continue;
     }
     // Gather the run of narrow layers l, l-1, ... into one inline loop.
     std::size_t first = l;
-    while (first > 0 && !pc.worth_it(layers.width(first - 1))) --first;
+    while (first > 0 && !pc.worth_it(layers.width(first - 1), work(first - 1))) --first;
     logged(first, l, [&] { run(inline_mex, first, l); });
     l = first;
   }

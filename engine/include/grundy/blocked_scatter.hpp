@@ -23,7 +23,9 @@
 // 16 bytes a node) in the same time; 2^22 measured ~10% slower.
 #pragma once
 
+#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -32,7 +34,6 @@
 #include <vector>
 
 #include "grundy/csr_graph.hpp"
-#include "grundy/parallel.hpp"
 
 namespace grundy {
 
@@ -49,13 +50,13 @@ class BlockedScatter {
         locks_(std::make_unique<std::mutex[]>(bins_count_)) {}
 
   /// For each item i of [0, items), `emit(i, sink)` calls sink(v) for targets
-  /// v (in parallel over items); `apply(batch, count)` gets every emitted v
+  /// v (in parallel over items, `grain` at least a task); `apply(batch, count)` gets every emitted v
   /// once, in batches of one range, never two batches of one range at a
   /// time, and all have run on return. (Batches, not single targets: the
   /// callee can hold its arrays in registers across a batch.)
   template <class Emit, class Apply>
-  void run(const ParallelConfig& pc, std::size_t items, const Emit& emit, const Apply& apply) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, pc.grain),
+  void run(std::size_t items, std::size_t grain, const Emit& emit, const Apply& apply) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, grain),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         Local& local = this->local();
                         for (std::size_t i = r.begin(); i < r.end(); ++i)
