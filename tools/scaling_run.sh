@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # One thread-scaling run of `grundy bench` on a machine where nothing is
 # installed, from a folder made by tools/bundle.sh:
-#   tools/scaling_run.sh BUNDLE OUT [THREADS]   # THREADS default: 1,2,4,8,<cores>
-# Writes OUT/machine.txt (processor, caches, NUMA nodes, memory), OUT/large/
-# (medium and large datasets, level engine, every thread count) and, if the
-# first part ended within 4 minutes, OUT/huge/ (uniform-layered-h, 10^9
-# edges). Each part runs under a timeout so that a slow machine still returns
-# what it finished. Datasets are generated into /tmp/grundy-cache.
+#   tools/scaling_run.sh BUNDLE OUT [THREADS [BASELINE]]
+# THREADS default: 1,2,4,8,<cores>. Writes OUT/machine.txt (processor,
+# caches, NUMA nodes, memory), OUT/large/ (medium and large datasets, level
+# engine, every thread count), and then either OUT/huge/ (uniform-layered-h,
+# 10^9 edges, if the first part ended within 4 minutes) or, given a BASELINE
+# bundle (an earlier commit's), OUT/ab.md: tools/ab_phases.sh of the two on
+# kron-l, wide-l and uniform-l at 2, 4 and <cores> threads, interleaved.
+# Each part runs under a timeout so that a slow machine still returns what
+# it finished. Datasets are generated into /tmp/grundy-cache.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bundle=${1:?usage: tools/scaling_run.sh BUNDLE OUT [THREADS]}
-out=${2:?usage: tools/scaling_run.sh BUNDLE OUT [THREADS]}
+usage="usage: tools/scaling_run.sh BUNDLE OUT [THREADS [BASELINE]]"
+bundle=${1:?$usage}
+out=${2:?$usage}
+baseline=${4:-}
 cores=$(nproc)
 threads=${3:-1,2,4,8,$cores}
 mkdir -p "$out"
-grundy=$bundle/grundy
-grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo || grundy=$bundle/grundy-x86-64
+flavour=grundy
+grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo || flavour=grundy-x86-64
+grundy=$bundle/$flavour
 {
   echo "date: $(date -u +%FT%TZ)"
   echo "binary: $grundy"
@@ -40,7 +46,15 @@ timeout 300 "$grundy" bench --sizes medium,large \
   --datasets uniform-layered-m,wide-m,uniform-l,uniform-layered-l,wide-l,kron-l \
   --algos level --threads "$threads" --trials 3 --cache /tmp/grundy-cache --out "$out/large"
 echo "scaling_run.sh: large part exited $? after $((SECONDS - start)) s"
-if ((SECONDS - start < 240)); then
+if [[ -n $baseline ]]; then
+  for ds in kron-l wide-l uniform-l; do
+    for t in 2 4 "$cores"; do
+      timeout 60 tools/ab_phases.sh "/tmp/grundy-cache/$ds.g3.gcsr" "$t" 3 "$baseline/$flavour" "$grundy"
+      echo
+    done
+  done | tee "$out/ab.md"
+  echo "scaling_run.sh: A/B part ended after $((SECONDS - start)) s"
+elif ((SECONDS - start < 240)); then
   timeout 180 "$grundy" bench --sizes huge --datasets uniform-layered-h \
     --algos level --threads "$threads" --trials 3 --cache /tmp/grundy-cache --out "$out/huge"
   echo "scaling_run.sh: huge part exited $? after $((SECONDS - start)) s"
