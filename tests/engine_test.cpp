@@ -61,12 +61,11 @@ TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
 }
 
 // No layer is wide enough in nodes to split, but every layer of 64 nodes or
-// more holding 200 edges is heavy enough (kron-l's narrow layers hold 95% of
-// its edges), in tasks of about 16 edges.
+// more holding 600 / threads edges is heavy enough (kron-l's narrow layers
+// hold 95% of its edges).
 ParallelConfig heavy_only(unsigned threads) {
   ParallelConfig pc{threads, std::size_t{1} << 30, 4, 0, 0, 0};
-  pc.min_parallel_work = 200;
-  pc.grain_work = 16;
+  pc.heavy_work = 600;
   return pc;
 }
 

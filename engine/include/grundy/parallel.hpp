@@ -41,25 +41,33 @@ struct ParallelConfig {
   std::size_t min_batch_graph = kCachedNodes;
   std::size_t min_batch_layered_graph = std::size_t{1} << 22;
   /// A loop narrower than min_parallel is still split when its iterations
-  /// carry this much work between them (edges): kron-l has 2,673 layers of
-  /// fewer than 4,096 nodes that hold 94.7 of its 10^8 edges (35,000 a
-  /// layer), and run inline they kept a 16-core solve at 1.28x one thread
-  /// (results/scaling-16core).
-  std::size_t min_parallel_work = std::size_t{1} << 15;
-  /// Work a task gets in such a loop (its grain, in iterations, follows).
-  std::size_t grain_work = std::size_t{1} << 12;
+  /// carry heavy_work / threads units between them (edges), in tasks of
+  /// half that: kron-l has 2,673 layers of fewer than 4,096 nodes that hold
+  /// 94.7 of its 10^8 edges, and run inline they kept a 16-core solve at
+  /// 1.28x one thread (results/scaling-16core). The split pays more with
+  /// more threads, so the bar falls with them. kron-l mex, interleaved runs
+  /// (min / median ms), bar and task size in edges: 16 threads (on the
+  /// 16-core machine) 2^15, 2^12: 293 / 306; 2^13, 2^12: 212 / 223; 2^13,
+  /// 2^10: 186 / 194; 2^11, 2^10: 180 / 182; 4 threads 341 / 348, 255 / 266,
+  /// 254 / 254, 228 / 240; 2 threads (here) 2^15, 2^12: 548 / 579; 2^13,
+  /// 2^12: 419 / 441; 2^11, 2^10: 504 / 523.
+  std::size_t heavy_work = std::size_t{1} << 14;
+
+  /// Edges that make a narrow loop worth splitting, at this thread count.
+  std::size_t min_parallel_work() const { return std::max<std::size_t>(1, heavy_work / std::max(1u, threads)); }
 
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
   /// Whether `width` iterations holding `work` units in all are worth a
   /// parallel loop: wide enough, or heavy enough.
   bool worth_it(std::size_t width, std::size_t work) const {
-    return worth_it(width) || (threads > 1 && width >= 2 && work >= min_parallel_work);
+    return worth_it(width) || (threads > 1 && width >= 2 && work >= min_parallel_work());
   }
   /// The grain for such a loop: `grain` iterations for a wide one (as
-  /// measured); for a heavy narrow one, about grain_work units a task.
+  /// measured); for a heavy narrow one, about min_parallel_work() / 2 units
+  /// a task.
   std::size_t grain_for(std::size_t width, std::size_t work) const {
     if (width >= min_parallel || work == 0) return grain;
-    return std::clamp<std::size_t>(width * grain_work / work, 1, grain);
+    return std::clamp<std::size_t>(width * std::max<std::size_t>(1, min_parallel_work() / 2) / work, 1, grain);
   }
 };
 
@@ -76,7 +84,7 @@ void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, con
 }
 
 /// The same for iterations that hold `work` units between them (edges):
-/// split when wide or heavy enough, into tasks of about pc.grain_work units.
+/// split when wide or heavy enough (ParallelConfig::worth_it, grain_for).
 template <class Body>
 void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, std::size_t work, const Body& body) {
   if (!pc.worth_it(end - begin, work)) {
