@@ -49,7 +49,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
     return *scatter;
   };
 
-  const bool big = g.n >= pc.min_parallel_graph;
+  const bool big = pc.splits_rounds_of(g.n);
   if (big && pc.worth_it(g.m)) {
     // Items are edges: counting needs no rows.
     blocked().run(

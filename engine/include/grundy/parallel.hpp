@@ -33,7 +33,8 @@ struct ParallelConfig {
   /// 2.69-2.86; on 10^5-node graphs splitting measured 0.58-0.78x. Checked
   /// again with 1-byte counters (indegree_counters.hpp), 5 interleaved runs:
   /// splitting from 2^18 made layering slower still on 10^6 nodes (wide-m
-  /// min 79 ms against 62, uniform-m 97 against 88).
+  /// min 79 ms against 62, uniform-m 97 against 88). That holds for 2
+  /// threads; see min_parallel_graph_many for more.
   std::size_t min_parallel_graph = std::size_t{1} << 21;
   /// The mex pass gathers values in batches (level_solver.cpp) on graphs of
   /// this many nodes or more: random ids, and layered ids. Below, the values
@@ -52,10 +53,21 @@ struct ParallelConfig {
   /// 254 / 254, 228 / 240; 2 threads (here) 2^15, 2^12: 548 / 579; 2^13,
   /// 2^12: 419 / 441; 2^11, 2^10: 504 / 523.
   std::size_t heavy_work = std::size_t{1} << 14;
+  /// min_parallel_graph from 4 threads on, where the scatter's extra pass is
+  /// shared out widely enough to pay on 10^6-node graphs. Layering on the
+  /// 16-core machine, 2^21 against 2^19, 5 interleaved runs (min ms): wide-m
+  /// 58 / 46 (4 threads), 73 / 28 (8), 77 / 19 (16); uniform-m 78 / 69, 77 /
+  /// 46, 100 / 40; kron-m 73 / 87, 71 / 75, 71 / 71. With 2 threads (here)
+  /// 2^19 lost on all three: 67 against 42, 82 / 57, 88 / 58.
+  std::size_t min_parallel_graph_many = std::size_t{1} << 19;
 
   /// Edges that make a narrow loop worth splitting, at this thread count.
   std::size_t min_parallel_work() const { return std::max<std::size_t>(1, heavy_work / std::max(1u, threads)); }
 
+  /// Whether Kahn rounds of an n-node graph may be split between threads.
+  bool splits_rounds_of(std::size_t n) const {
+    return n >= (threads >= 4 ? std::min(min_parallel_graph, min_parallel_graph_many) : min_parallel_graph);
+  }
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
   /// Whether `width` iterations holding `work` units in all are worth a
   /// parallel loop: wide enough, or heavy enough.
