@@ -193,9 +193,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
     // A narrow round's edges, where they decide whether it is split (as for
     // the mex pass's layers: level_solver.cpp); its expansion then finds the
     // offsets in cache.
-    std::size_t work = 0;
-    if (big && pc.threads > 1 && width >= 64 && width < pc.min_parallel)
-      for (std::size_t i = head; i < end; ++i) work += off[order[i] + 1] - off[order[i]];
+    const std::size_t work = big && pc.weighs(width) ? g.edges_of({order + head, width}) : 0;
     const bool parallel = big && pc.worth_it(width, work);
     if (width * kWideShare >= g.n && g.n >= 64 * kWideShare) {
       // Wide: count down, then scan the counters for the next round (in id

@@ -139,6 +139,11 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     mex_range<Identity>(layers.order, g.offsets, g.targets, sg, scratch.mex, layers.begin[first], end,
                         g.n >= kCachedNodes);
   };
+  // The edges leaving positions [b, e) of the order (with Identity, the
+  // rows of ids b..e-1 lie side by side).
+  const auto edges_at = [&](std::size_t b, std::size_t e) -> std::uint64_t {
+    return Identity ? g.offsets[e] - g.offsets[b] : g.edges_of({layers.order + b, e - b});
+  };
   // With a layer log, each step (a wide layer, or a run of narrow ones) is
   // timed and its nodes and edges counted; beyond kMaxLogged steps (a deep
   // chain has millions) the rest is folded into the last record.
@@ -148,11 +153,7 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     const auto t0 = PhaseTimer::clock::now();
     step();
     const double seconds = std::chrono::duration<double>(PhaseTimer::clock::now() - t0).count();
-    std::uint64_t edges = 0;
-    for (std::size_t i = layers.begin[first]; i < layers.begin[last + 1]; ++i) {
-      const node_t u = Identity ? static_cast<node_t>(i) : layers.order[i];
-      edges += g.offsets[u + 1] - g.offsets[u];
-    }
+    const std::uint64_t edges = edges_at(layers.begin[first], layers.begin[last + 1]);
     const std::uint64_t nodes = layers.begin[last + 1] - layers.begin[first];
     if (log->layers.size() < kMaxLogged) {
       log->layers.push_back({first, last, nodes, edges, log->since(t0), seconds});
@@ -171,27 +172,24 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
   // finds in cache. The last answer is kept: each layer is asked twice.
   std::size_t asked = layers.count(), answer = 0;
   const auto work = [&](std::size_t l) -> std::size_t {
-    const std::size_t w = layers.width(l);
-    if (pc.threads == 1 || w < kMinBatch || w >= pc.min_parallel) return 0;
-    if (l == asked) return answer;
-    std::size_t edges = 0;
-    if constexpr (Identity) {
-      edges = g.offsets[layers.begin[l + 1]] - g.offsets[layers.begin[l]];
-    } else {
-      for (std::size_t i = layers.begin[l]; i < layers.begin[l + 1]; ++i) {
-        const node_t u = layers.order[i];
-        edges += g.offsets[u + 1] - g.offsets[u];
-      }
+    if (!pc.weighs(layers.width(l))) return 0;
+    if (l != asked) {
+      asked = l;
+      answer = edges_at(layers.begin[l], layers.begin[l + 1]);
     }
-    asked = l;
-    answer = edges;
-    return edges;
+    return answer;
+  };
+  // Whether layer l gets a parallel loop; the common answers (wide, or far
+  // too narrow: a chain's 10^7 layers) without a call.
+  const auto split = [&](std::size_t l) {
+    const std::size_t w = layers.width(l);
+    return pc.worth_it(w) || (pc.weighs(w) && pc.worth_it(w, work(l)));
   };
   MexScratch<Sg> inline_mex;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).
   std::optional<tbb::enumerable_thread_specific<MexScratch<Sg>>> thread_mex;
   for (std::size_t l = layers.count(); l-- > 0;) {
-    if (pc.worth_it(layers.width(l), work(l))) {
+    if (split(l)) {
       if (!thread_mex) thread_mex.emplace();
       logged(l, l, [&] {
         for_range(pc, layers.begin[l], layers.begin[l + 1], work(l),
@@ -201,7 +199,7 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     }
     // Gather the run of narrow layers l, l-1, ... into one inline loop.
     std::size_t first = l;
-    while (first > 0 && !pc.worth_it(layers.width(first - 1), work(first - 1))) --first;
+    while (first > 0 && !split(first - 1)) --first;
     logged(first, l, [&] { run(inline_mex, first, l); });
     l = first;
   }

@@ -34,6 +34,12 @@ struct CsrView {
   std::span<const node_t> successors(node_t u) const {
     return {targets + offsets[u], static_cast<std::size_t>(degree(u))};
   }
+  /// The edges leaving `nodes` (a layer, a round): the sum of their degrees.
+  edge_t edges_of(std::span<const node_t> nodes) const {
+    edge_t sum = 0;
+    for (const node_t u : nodes) sum += degree(u);
+    return sum;
+  }
 };
 
 /// One game: a DAG and the positions of the tokens on it (0-based ids).

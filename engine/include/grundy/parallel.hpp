@@ -69,6 +69,10 @@ struct ParallelConfig {
     return n >= (threads >= 4 ? std::min(min_parallel_graph, min_parallel_graph_many) : min_parallel_graph);
   }
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
+  /// Whether a loop of `width` iterations is decided by its work: narrower
+  /// than min_parallel, yet wide enough to share (a chain's 10^7 one-node
+  /// layers are never weighed).
+  bool weighs(std::size_t width) const { return threads > 1 && width >= 64 && width < min_parallel; }
   /// Whether `width` iterations holding `work` units in all are worth a
   /// parallel loop: wide enough, or heavy enough.
   bool worth_it(std::size_t width, std::size_t work) const {
