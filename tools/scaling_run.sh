@@ -48,8 +48,10 @@ timeout 300 "$grundy" bench --sizes medium,large \
 echo "scaling_run.sh: large part exited $? after $((SECONDS - start)) s"
 if [[ -n $baseline ]]; then
   for ds in kron-l wide-l uniform-l; do
+    # The bench's file for it (named by the generator's version).
+    file=$(ls /tmp/grundy-cache/"$ds".g*.gcsr | head -n 1)
     for t in 2 4 "$cores"; do
-      timeout 60 tools/ab_phases.sh "/tmp/grundy-cache/$ds.g3.gcsr" "$t" 3 "$baseline/$flavour" "$grundy"
+      timeout 60 tools/ab_phases.sh "$file" "$t" 3 "$baseline/$flavour" "$grundy"
       echo
     done
   done | tee "$out/ab.md"
