@@ -2,6 +2,7 @@
 # Configures and builds one flavour of grundy into build/<flavour>.
 #   tools/build.sh release   # the default: Release, -Werror
 #   tools/build.sh asan      # ASan + UBSan, every finding fatal (tests only)
+#   tools/build.sh portable  # Release for any x86-64 (no AVX2), to carry elsewhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavour=${1:-release}
@@ -9,7 +10,8 @@ case "$flavour" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRUNDY_SANITIZE=address,undefined
                -DGRUNDY_BUILD_BENCH=OFF) ;;
-  *) echo "build.sh: unknown flavour '$flavour' (release, asan)" >&2; exit 2 ;;
+  portable) flags=(-DCMAKE_BUILD_TYPE=Release -DGRUNDY_ARCH=x86-64) ;;  # runs on any x86-64
+  *) echo "build.sh: unknown flavour '$flavour' (release, asan, portable)" >&2; exit 2 ;;
 esac
 cmake -S . -B "build/$flavour" -G Ninja -DGRUNDY_WERROR=ON "${flags[@]}" >/dev/null
 cmake --build "build/$flavour" -- --quiet

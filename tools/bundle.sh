@@ -11,8 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: tools/bundle.sh DIR}
 tools/build.sh release
-cmake -S . -B build/portable -G Ninja -DGRUNDY_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DGRUNDY_ARCH=x86-64 >/dev/null
-cmake --build build/portable -- --quiet
+tools/build.sh portable
 commit=$(git rev-parse --short=12 HEAD)
 [[ -z $(git status --porcelain --untracked-files=no) ]] || commit+=-dirty
 rm -rf "$dir"
