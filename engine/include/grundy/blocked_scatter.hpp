@@ -9,26 +9,39 @@
 // counters, 128 KiB of 4-byte ones, and whole words of any per-node bitmap)
 // is applied by one task at a time, with plain operations.
 //
-// Memory: the bins of all threads together hold at most kPendingEdges
-// targets (2^23, 32 MiB). A thread whose bins reach its share applies them
-// itself, range by range, each under that range's lock, and goes on. The
-// bound holds whatever the rows look like: it used to come from cutting the
-// items into slices of kPendingEdges / (mean degree), and on kron-l (rows of
-// up to millions of successors) a 2-thread solve peaked at 724 MB, 190 MB
-// above the 1-thread one; now 567 MB (`/usr/bin/time grundy solve`), 13 B a
-// node beyond the 467 MB mapping. The price: wide-l layering on 2 threads,
-// min of 5 interleaved runs, 605 ms against 584 with slices. The bound's
-// size was measured with those slices: on a 10^7-node solve, 2^24 targets
-// peaked 40 MB higher (4 bytes a node, against a budget of the mapping plus
-// 16 bytes a node) in the same time; 2^22 measured ~10% slower.
+// Writing the bins: a bin stores its targets' low 15 bits (the range gives
+// the rest), and is written a cache line at a time, from a line per bin
+// that stays in L1, with non-temporal stores. A plain store to a bin's next
+// line first read that line in: it was last written a whole bound of
+// targets ago, out of every cache, and `perf annotate` put 61% of the
+// counting loop's samples on that store. Wide-l layering on 2 threads, 6
+// interleaved runs (min / median ms): 609 / 621 with plain appends of whole
+// ids, 545 / 558 with lines of whole ids, 518 / 528 with lines of low bits.
+//
+// Memory: each bin holds at most its share of kPendingEdges targets (2^23
+// in all, 16 MiB of low bits), in whole lines. A thread whose bin fills
+// applies it at once, under that range's lock, and goes on. The bound holds
+// whatever the rows look like: on kron-l (rows of up to millions of
+// successors) a 2-thread solve peaks at 535,992 KiB (`/usr/bin/time grundy
+// solve`), 9.7 B a node beyond the 467 MB mapping, as with appends of whole
+// ids (536,096 KiB). The bound's size was measured with whole ids: on a
+// 10^7-node solve, 2^24 targets peaked 40 MB higher (4 bytes a node,
+// against a budget of the mapping plus 16 bytes a node) in the same time;
+// 2^22 measured ~10% slower.
 #pragma once
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -46,7 +59,7 @@ class BlockedScatter {
   /// between them); `pending_edges`: the bins' bound (the tests lower it).
   BlockedScatter(node_t n, unsigned threads, std::size_t pending_edges = kPendingEdges)
       : bins_count_((std::size_t{n} >> kBinShift) + 1),
-        share_(std::max<std::size_t>(1, pending_edges / std::max(1u, threads))),
+        capacity_(round_up(std::max<std::size_t>(1, pending_edges / std::max(1u, threads) / bins_count_))),
         locks_(std::make_unique<std::mutex[]>(bins_count_)) {}
 
   /// For each item i of [0, items), `emit(i, sink)` calls sink(v) for targets
@@ -59,79 +72,121 @@ class BlockedScatter {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, grain),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         Local& local = this->local();
+                        Slot* const stage = local.stage.data();
+                        std::uint32_t* const used = local.used.data();
                         for (std::size_t i = r.begin(); i < r.end(); ++i)
                           emit(i, [&](node_t v) {
-                            local.bins[v >> kBinShift].push_back(v);
-                            if (++local.pending == share_) [[unlikely]]
-                              flush(local, apply);
+                            const std::size_t b = v >> kBinShift;
+                            const std::uint32_t p = used[b]++;
+                            stage[b * kLine + p % kLine] = static_cast<Slot>(v & kSlotMask);
+                            if (p % kLine == kLine - 1) [[unlikely]]
+                              spill(local, b, p + 1, apply);
                           });
+                        fence();  // the streamed lines, before another thread reads them
                       });
     // What is left: each range by one task, from every thread's bins.
     tbb::parallel_for(std::size_t{0}, bins_count_, [&](std::size_t b) {
-      for (Local& local : per_thread_)
-        if (!local.bins.empty() && !local.bins[b].empty()) {
-          apply(static_cast<const node_t*>(local.bins[b].data()), local.bins[b].size());
-          local.bins[b].clear();
-        }
+      for (Local& local : per_thread_) {
+        if (local.used.empty() || local.used[b] == 0) continue;
+        const std::size_t count = local.used[b], whole = count / kLine * kLine;
+        Slot* const bin = local.bins + b * capacity_;
+        std::memcpy(bin + whole, local.stage.data() + b * kLine, (count - whole) * sizeof(Slot));
+        unpack(b, bin, count, apply);
+        local.used[b] = 0;
+      }
     });
-    for (Local& local : per_thread_) local.pending = 0;
   }
 
-  /// Returns the bins' memory (up to twice kPendingEdges targets, with the
-  /// vectors' growth) until the next run().
+  /// Returns the bins' memory (kPendingEdges targets) until the next run().
   void release() { per_thread_.clear(); }
 
  private:
+  // A bin holds its targets' low bits: the range gives the rest. Half the
+  // bytes of whole ids to write out and read back.
+  using Slot = std::uint16_t;
+  static_assert(kBinShift <= 16);
+  static constexpr node_t kSlotMask = (node_t{1} << kBinShift) - 1;
+  /// Targets a cache line holds: the unit in which bins are written.
+  static constexpr std::size_t kLine = 64 / sizeof(Slot);
+
+  // A thread's bins: bin b is bins[b * capacity_, (b + 1) * capacity_),
+  // filled a cache line at a time from its line in `stage`, and used[b]
+  // targets long (the last, partial line still in `stage`).
   struct Local {
-    std::vector<std::vector<node_t>> bins;
-    std::size_t pending = 0;
+    Slot* bins = nullptr;  // never read before written: left uninitialized
+    std::size_t bins_size = 0;
+    Array<Slot> stage;
+    std::vector<std::uint32_t> used;
+
+    Local() = default;
+    Local(const Local&) = delete;
+    Local& operator=(const Local&) = delete;
+    ~Local() {
+      if (bins != nullptr) HugePageAllocator<Slot>().deallocate(bins, bins_size);
+    }
   };
 
-  // A thread's bins, each reserved for its even part of the thread's share,
-  // instead of grown by doubling (a new allocation and a copy each time).
-  // With the carry parts' lazy zeroing (indegree_counters.hpp), this took
-  // the kernel's page clearing from 10.7% to 2.8% of a 2-thread wide-l
-  // solve (perf record -e cpu-clock) and its layering from 693 to 613 ms
-  // (min of 4 interleaved runs).
+  static std::size_t round_up(std::size_t count) { return (count + kLine - 1) / kLine * kLine; }
+
   Local& local() {
     Local& l = per_thread_.local();
-    if (l.bins.empty()) {
-      l.bins.resize(bins_count_);
-      for (auto& bin : l.bins) bin.reserve(share_ / bins_count_ + share_ / bins_count_ / 4);
+    if (l.used.empty()) {
+      // Pages are touched only as bins fill: a skewed graph's idle bins,
+      // or the tests' huge bounds, cost address space, not memory.
+      l.bins_size = bins_count_ * capacity_;
+      l.bins = HugePageAllocator<Slot>().allocate(l.bins_size);
+      l.stage.resize(bins_count_ * kLine);
+      l.used.assign(bins_count_, 0);
     }
     return l;
   }
 
-  // Applies one thread's bins while others emit (and may flush too: with
-  // balanced work they fill up together). Ranges another thread holds are
-  // skipped and taken on a second round, so that two flushes do not queue
-  // behind each other range after range.
+  // Range b's slots back to whole ids, a cache-sized piece at a time, for apply.
   template <class Apply>
-  [[gnu::noinline]] void flush(Local& local, const Apply& apply) {
-    const auto drain = [&](std::size_t b) {
-      apply(static_cast<const node_t*>(local.bins[b].data()), local.bins[b].size());
-      local.bins[b].clear();
-    };
-    bool skipped = false;
-    for (std::size_t b = 0; b < bins_count_; ++b) {
-      if (local.bins[b].empty()) continue;
-      std::unique_lock<std::mutex> hold(locks_[b], std::try_to_lock);
-      if (hold.owns_lock()) {
-        drain(b);
-      } else {
-        skipped = true;
-      }
+  static void unpack(std::size_t b, const Slot* slots, std::size_t count, const Apply& apply) {
+    constexpr std::size_t kPiece = 2048;
+    node_t ids[kPiece];
+    const auto base = static_cast<node_t>(b << kBinShift);
+    for (std::size_t at = 0; at < count; at += kPiece) {
+      const std::size_t take = std::min(kPiece, count - at);
+      for (std::size_t k = 0; k < take; ++k) ids[k] = base | slots[at + k];
+      apply(static_cast<const node_t*>(ids), take);
     }
-    for (std::size_t b = 0; skipped && b < bins_count_; ++b) {
-      if (local.bins[b].empty()) continue;
-      const std::lock_guard<std::mutex> hold(locks_[b]);
-      drain(b);
-    }
-    local.pending = 0;
+  }
+
+  // Bin b's staged line is full (`count` targets in all): write it to the
+  // bin, past the cache; a full bin is applied at once, under its range's
+  // lock, and emptied.
+  template <class Apply>
+  [[gnu::noinline]] void spill(Local& local, std::size_t b, std::size_t count, const Apply& apply) {
+    Slot* const bin = local.bins + b * capacity_;
+    stream_line(bin + (count - kLine), local.stage.data() + b * kLine);
+    if (count < capacity_) return;
+    fence();
+    const std::lock_guard<std::mutex> hold(locks_[b]);
+    unpack(b, bin, count, apply);
+    local.used[b] = 0;
+  }
+
+  // One cache line with non-temporal stores where there are some: a plain
+  // store to a bin's next line first reads that line in (it was last
+  // written a whole pass of pending targets ago, and is out of cache).
+  static void stream_line(Slot* to, const Slot* from) {
+#if defined(__SSE2__)
+    for (std::size_t k = 0; k < kLine; k += 16 / sizeof(Slot))
+      _mm_stream_si128(reinterpret_cast<__m128i*>(to + k), _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + k)));
+#else
+    std::memcpy(to, from, kLine * sizeof(Slot));
+#endif
+  }
+  static void fence() {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
   }
 
   std::size_t bins_count_;
-  std::size_t share_;
+  std::size_t capacity_;
   std::unique_ptr<std::mutex[]> locks_;
   tbb::enumerable_thread_specific<Local> per_thread_;
 };
