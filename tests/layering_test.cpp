@@ -142,6 +142,9 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
   std::vector<OwnedGame> games;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) games.push_back(hub_graph(seed));
   games.push_back(generate({Shape::layered, 9000, 60000, 0, 4}));    // wide rounds
+  // Past 2^15 nodes rounds are counted down and then scanned for; with the
+  // tiny thresholds below even one thread counts down through the scatter.
+  games.push_back(generate({Shape::layered, 40000, 240000, 0, 7}));
   games.push_back(generate({Shape::chain, 5000, 9000, 0, 5}));       // narrow rounds
   games.push_back(generate({Shape::powerlaw, 20000, 200000, 0, 6}));
   for (const OwnedGame& g : games) {
