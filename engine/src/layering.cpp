@@ -204,7 +204,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
       // 1044 with plain decrements, uniform-l 1145 / 1455 against 1464 /
       // 1526 (5 runs); kron-l, whose rounds are mostly narrow, 1087 / 1176
       // against 1003 / 1141 (7 runs). Counting the in-degrees so too lost
-      // on kron-l (1096 / 1209 against 1044 / 1095 in another 5 runs: its
+      // on kron-l (1096 / 1209 against 1017 / 1044 in another 5 runs: its
       // hubs' counters stay in cache), so the count stays plain.
       if (parallel || big) {
         expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) { deg.decrement_all(batch, count); });
