@@ -8,9 +8,14 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <span>
+#include <thread>
+#include <vector>
 
 #include "grundy/csr_graph.hpp"
 
@@ -114,6 +119,66 @@ void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, std
   }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, pc.grain_for(end - begin, work)),
                     [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
+}
+
+/// One phase of for_phases: the range [begin, end), in pieces of `grain`.
+struct Phase {
+  std::size_t begin = 0, end = 0, grain = 1;
+};
+
+/// body(b, e) over the pieces of each phase, phase after phase as if a
+/// barrier stood between them (no piece of a phase starts before every
+/// piece of the phases before it has finished, and its writes are seen),
+/// but in one parallel loop instead of one per phase: the threads take
+/// pieces in order from a shared counter, and a thread whose next piece
+/// belongs to a later phase waits only for the pieces still running. Each
+/// phase's `done(p)` runs once, on the thread that finished its last piece,
+/// when every piece of phases 0..p has finished. No thread ever waits for a
+/// piece nobody has taken, so the loop finishes whatever number of threads
+/// oneTBB actually lends it (one runs every piece in order).
+template <class Body, class Done>
+void for_phases(const ParallelConfig& pc, std::span<const Phase> phases, const Body& body, const Done& done) {
+  struct Piece {
+    std::size_t begin, end;
+    std::size_t after;  // pieces that must have finished first
+    std::size_t phase;
+  };
+  std::vector<Piece> pieces;
+  std::vector<std::size_t> last;  // per phase: its pieces end before this index
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    const std::size_t after = pieces.size();
+    const std::size_t grain = std::max<std::size_t>(1, phases[p].grain);
+    for (std::size_t b = phases[p].begin; b < phases[p].end; b += grain)
+      pieces.push_back({b, std::min(phases[p].end, b + grain), after, p});
+    last.push_back(pieces.size());
+  }
+  // Pieces are taken in order, so when `finished` reaches a phase's first
+  // piece, every earlier piece has finished (none of a later phase can
+  // have, as it would have waited for them).
+  std::atomic<std::size_t> next{0}, finished{0};
+  const auto work = [&] {
+    for (;;) {
+      const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= pieces.size()) return;
+      const Piece& piece = pieces[k];
+      for (unsigned spins = 0; finished.load(std::memory_order_acquire) < piece.after; ++spins) {
+        if (spins >= 64) std::this_thread::yield();  // the piece's owner may be descheduled
+      }
+      body(piece.begin, piece.end);
+      const std::size_t now = finished.fetch_add(1, std::memory_order_acq_rel) + 1;
+      // Its phase is complete when it was the phase's last piece to finish
+      // (so are empty phases right after it).
+      for (std::size_t p = piece.phase; p < last.size() && last[p] == now; ++p) done(p);
+    }
+  };
+  for (std::size_t p = 0; p < last.size() && last[p] == 0; ++p) done(p);  // empty from the start
+  if (pc.threads <= 1 || pieces.size() <= 1) return work();
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, std::min<std::size_t>(pc.threads, pieces.size()), 1),
+      [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) work();
+      },
+      tbb::simple_partitioner());
 }
 
 }  // namespace grundy

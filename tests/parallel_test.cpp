@@ -1,0 +1,74 @@
+// The parallel primitives of parallel.hpp on their own: for_phases keeps
+// its phases in order without a barrier between them.
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "grundy/parallel.hpp"
+
+namespace grundy {
+namespace {
+
+// Every index of every phase is visited once; no piece of a phase starts
+// before every index of the earlier phases is done; done(p) comes once per
+// phase, once phases 0..p are all done. Phases of many sizes (empty ones
+// too) and grains, on 1 to 4 threads; each index takes a little work, so
+// that threads really overlap.
+TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
+  std::mt19937_64 rng(7);
+  std::vector<Phase> phases;
+  std::size_t at = 0;
+  for (int p = 0; p < 300; ++p) {
+    const std::size_t width = p % 17 == 5 ? 0 : rng() % 400;
+    phases.push_back({at, at + width, 1 + rng() % 40});
+    at += width;
+  }
+  const std::size_t total = at;
+  // The phase of each index.
+  std::vector<std::size_t> phase_of(total);
+  for (std::size_t p = 0; p < phases.size(); ++p)
+    for (std::size_t i = phases[p].begin; i < phases[p].end; ++i) phase_of[i] = p;
+
+  for (unsigned threads : {1u, 2u, 3u, 4u}) {
+    const auto visits = std::make_unique<std::atomic<int>[]>(total);
+    const auto left = std::make_unique<std::atomic<std::size_t>[]>(phases.size());
+    for (std::size_t p = 0; p < phases.size(); ++p) left[p] = phases[p].end - phases[p].begin;
+    std::atomic<bool> early{false}, late_done{false};
+    const auto finished_before = [&](std::size_t p) {  // phases 0..p-1 all done
+      for (std::size_t q = 0; q < p; ++q)
+        if (left[q].load() != 0) return false;
+      return true;
+    };
+    std::vector<int> done_calls(phases.size(), 0);
+    tbb::task_arena(static_cast<int>(threads)).execute([&] {
+      for_phases(
+          ParallelConfig{threads}, phases,
+          [&](std::size_t b, std::size_t e) {
+            const std::size_t p = phase_of[b];
+            if (!finished_before(p)) early = true;
+            for (std::size_t i = b; i < e; ++i) {
+              if (phase_of[i] != p) early = true;  // a piece spanning phases
+              volatile unsigned spin = 0;
+              while (spin < 200) spin = spin + 1;
+              visits[i].fetch_add(1);
+              left[p].fetch_sub(1);
+            }
+          },
+          [&](std::size_t p) {
+            if (!finished_before(p + 1)) late_done = true;
+            ++done_calls[p];  // once per phase: no two calls race on it
+          });
+    });
+    EXPECT_FALSE(early) << threads << " threads";
+    EXPECT_FALSE(late_done) << threads << " threads";
+    for (std::size_t p = 0; p < phases.size(); ++p) ASSERT_EQ(done_calls[p], 1) << "phase " << p;
+    for (std::size_t i = 0; i < total; ++i) ASSERT_EQ(visits[i].load(), 1) << "index " << i;
+  }
+}
+
+}  // namespace
+}  // namespace grundy
