@@ -136,9 +136,10 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
     drain();
   };
   // A wide round's step on one thread, on a graph whose rounds never split
-  // (see below): count the successors of order[b, e) down, and nothing else. Which of them became ready is read off the
-  // counters afterwards by collect_ready(): a branch per edge on "was that
-  // the last" waits, at each misprediction, for the counter's miss. Wide-l
+  // (see below): count the successors of order[b, e) down, and nothing
+  // else. Which of them became ready is read off the counters afterwards by
+  // collect_ready(): a branch per edge on "was that the last" waits, at
+  // each misprediction, for the counter's miss. Wide-l
   // layering on one thread, six interleaved runs each: 1.35 s (min; median
   // 1.78) scanning, against 1.66 s (median 2.41) branching into a bitmap.
   const auto expand_decrement = [&](std::size_t b, std::size_t e) {

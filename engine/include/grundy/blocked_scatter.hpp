@@ -56,10 +56,12 @@ class BlockedScatter {
   static constexpr std::size_t kPendingEdges = std::size_t{1} << 23;
 
   /// `threads`: how many may emit at once (the bins' memory is shared out
-  /// between them); `pending_edges`: the bins' bound (the tests lower it).
+  /// between them; with one, run() never reaches oneTBB, as parallel.hpp
+  /// promises); `pending_edges`: the bins' bound (the tests lower it).
   BlockedScatter(node_t n, unsigned threads, std::size_t pending_edges = kPendingEdges)
       : bins_count_((std::size_t{n} >> kBinShift) + 1),
         capacity_(round_up(std::max<std::size_t>(1, pending_edges / std::max(1u, threads) / bins_count_))),
+        serial_(threads <= 1),
         locks_(std::make_unique<std::mutex[]>(bins_count_)) {}
 
   /// For each item i of [0, items), `emit(i, sink)` calls sink(v) for targets
@@ -69,36 +71,48 @@ class BlockedScatter {
   /// callee can hold its arrays in registers across a batch.)
   template <class Emit, class Apply>
   void run(std::size_t items, std::size_t grain, const Emit& emit, const Apply& apply) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, grain),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        Local& local = this->local();
-                        Slot* const stage = local.stage.data();
-                        std::uint32_t* const used = local.used.data();
-                        for (std::size_t i = r.begin(); i < r.end(); ++i)
-                          emit(i, [&](node_t v) {
-                            const std::size_t b = v >> kBinShift;
-                            const std::uint32_t p = used[b]++;
-                            stage[b * kLine + p % kLine] = static_cast<Slot>(v & kSlotMask);
-                            if (p % kLine == kLine - 1) [[unlikely]]
-                              spill(local, b, p + 1, apply);
-                          });
-                        fence();  // the streamed lines, before another thread reads them
-                      });
-    // What is left: each range by one task, from every thread's bins.
-    tbb::parallel_for(std::size_t{0}, bins_count_, [&](std::size_t b) {
-      for (Local& local : per_thread_) {
-        if (local.used.empty() || local.used[b] == 0) continue;
+    const auto emit_range = [&](std::size_t begin, std::size_t end) {
+      Local& local = this->local();
+      Slot* const stage = local.stage.data();
+      std::uint32_t* const used = local.used.data();
+      for (std::size_t i = begin; i < end; ++i)
+        emit(i, [&](node_t v) {
+          const std::size_t b = v >> kBinShift;
+          const std::uint32_t p = used[b]++;
+          stage[b * kLine + p % kLine] = static_cast<Slot>(v & kSlotMask);
+          if (p % kLine == kLine - 1) [[unlikely]]
+            spill(local, b, p + 1, apply);
+        });
+      fence();  // the streamed lines, before another thread reads them
+    };
+    // What is left of range b, from every thread's bins.
+    const auto finish = [&](std::size_t b) {
+      const auto drain = [&](Local& local) {
+        if (local.used.empty() || local.used[b] == 0) return;
         const std::size_t count = local.used[b], whole = count / kLine * kLine;
         Slot* const bin = local.bins + b * capacity_;
         std::memcpy(bin + whole, local.stage.data() + b * kLine, (count - whole) * sizeof(Slot));
         unpack(b, bin, count, apply);
         local.used[b] = 0;
-      }
-    });
+      };
+      if (serial_) return drain(solo_);
+      for (Local& local : per_thread_) drain(local);
+    };
+    if (serial_) {
+      emit_range(0, items);
+      for (std::size_t b = 0; b < bins_count_; ++b) finish(b);
+      return;
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, grain),
+                      [&](const tbb::blocked_range<std::size_t>& r) { emit_range(r.begin(), r.end()); });
+    tbb::parallel_for(std::size_t{0}, bins_count_, finish);  // each range by one task
   }
 
   /// Returns the bins' memory (kPendingEdges targets) until the next run().
-  void release() { per_thread_.clear(); }
+  void release() {
+    per_thread_.clear();
+    solo_.clear();
+  }
 
  private:
   // A bin holds its targets' low bits: the range gives the rest. Half the
@@ -121,15 +135,20 @@ class BlockedScatter {
     Local() = default;
     Local(const Local&) = delete;
     Local& operator=(const Local&) = delete;
-    ~Local() {
+    ~Local() { clear(); }
+    void clear() {
       if (bins != nullptr) HugePageAllocator<Slot>().deallocate(bins, bins_size);
+      bins = nullptr;
+      bins_size = 0;
+      stage = Array<Slot>();
+      used = std::vector<std::uint32_t>();  // empty: made again on next use
     }
   };
 
   static std::size_t round_up(std::size_t count) { return (count + kLine - 1) / kLine * kLine; }
 
   Local& local() {
-    Local& l = per_thread_.local();
+    Local& l = serial_ ? solo_ : per_thread_.local();
     if (l.used.empty()) {
       // Pages are touched only as bins fill: a skewed graph's idle bins,
       // or the tests' huge bounds, cost address space, not memory.
@@ -168,9 +187,8 @@ class BlockedScatter {
     local.used[b] = 0;
   }
 
-  // One cache line with non-temporal stores where there are some: a plain
-  // store to a bin's next line first reads that line in (it was last
-  // written a whole pass of pending targets ago, and is out of cache).
+  // One cache line, with non-temporal stores where the target has them
+  // (see the top of this header).
   static void stream_line(Slot* to, const Slot* from) {
 #if defined(__SSE2__)
     for (std::size_t k = 0; k < kLine; k += 16 / sizeof(Slot))
@@ -187,7 +205,9 @@ class BlockedScatter {
 
   std::size_t bins_count_;
   std::size_t capacity_;
+  bool serial_;  // one thread: its bins are solo_, and no oneTBB loop runs
   std::unique_ptr<std::mutex[]> locks_;
+  Local solo_;
   tbb::enumerable_thread_specific<Local> per_thread_;
 };
 
