@@ -207,7 +207,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
       // against 1003 / 1141 (7 runs). Counting the in-degrees so too lost
       // on kron-l (1096 / 1209 against 1017 / 1044 in another 5 runs: its
       // hubs' counters stay in cache), so the count stays plain.
-      if (parallel || big) {
+      if (big) {  // split between threads or not
         expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) { deg.decrement_all(batch, count); });
       } else {
         expand_decrement(head, end);

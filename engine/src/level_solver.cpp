@@ -202,7 +202,7 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
   MexScratch<Sg> inline_mex;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).
   std::optional<tbb::enumerable_thread_specific<MexScratch<Sg>>> thread_mex;
-  // Layers [first, last], each split between threads, deepest first, in
+  // A run of layers, each split between threads, deepest first, in
   // one parallel loop: a layer's pieces wait for the deeper layers' pieces
   // still running, not for a barrier and a new loop per layer (for_phases).
   // Where layers are short, those barriers cost: uniform-layered-m (61
@@ -214,12 +214,13 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
   // 357 (5 runs).
   std::vector<Phase> phases;
   std::vector<PhaseTimer::clock::time_point> stamps;
-  const auto run_split = [&](std::size_t first, std::size_t last) {
-    phases.clear();
-    for (std::size_t l = last + 1; l-- > first;) {
-      const std::size_t b = layers.begin[l], e = layers.begin[l + 1];
-      phases.push_back({b, e, pc.grain_for(e - b, work(l))});
-    }
+  // Layer l as a phase, right after split(l) (its work is then the cached answer).
+  const auto add_phase = [&](std::size_t l) {
+    const std::size_t b = layers.begin[l], e = layers.begin[l + 1];
+    phases.push_back({b, e, pc.grain_for(e - b, work(l))});
+  };
+  // `phases` holds layers last, last-1, ... (deepest first).
+  const auto run_split = [&](std::size_t last) {
     if (log != nullptr) stamps.assign(phases.size() + 1, PhaseTimer::clock::now());
     for_phases(
         pc, phases, [&](std::size_t b, std::size_t e) { run_part(thread_mex->local(), b, e); },
@@ -233,9 +234,11 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
   for (std::size_t l = layers.count(); l-- > 0;) {
     if (split(l)) {
       if (!thread_mex) thread_mex.emplace();
+      phases.clear();
+      add_phase(l);
       std::size_t first = l;
-      while (first > 0 && split(first - 1)) --first;
-      run_split(first, l);
+      for (; first > 0 && split(first - 1); --first) add_phase(first - 1);
+      run_split(l);
       l = first;
       continue;
     }

@@ -109,18 +109,6 @@ void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, con
                     [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
 }
 
-/// The same for iterations that hold `work` units between them (edges):
-/// split when wide or heavy enough (ParallelConfig::worth_it, grain_for).
-template <class Body>
-void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, std::size_t work, const Body& body) {
-  if (!pc.worth_it(end - begin, work)) {
-    body(begin, end);
-    return;
-  }
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, pc.grain_for(end - begin, work)),
-                    [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
-}
-
 /// One phase of for_phases: the range [begin, end), in pieces of `grain`.
 struct Phase {
   std::size_t begin = 0, end = 0, grain = 1;
@@ -139,17 +127,14 @@ struct Phase {
 template <class Body, class Done>
 void for_phases(const ParallelConfig& pc, std::span<const Phase> phases, const Body& body, const Done& done) {
   struct Piece {
-    std::size_t begin, end;
-    std::size_t after;  // pieces that must have finished first
-    std::size_t phase;
+    std::size_t begin, end, phase;
   };
   std::vector<Piece> pieces;
   std::vector<std::size_t> last;  // per phase: its pieces end before this index
   for (std::size_t p = 0; p < phases.size(); ++p) {
-    const std::size_t after = pieces.size();
     const std::size_t grain = std::max<std::size_t>(1, phases[p].grain);
     for (std::size_t b = phases[p].begin; b < phases[p].end; b += grain)
-      pieces.push_back({b, std::min(phases[p].end, b + grain), after, p});
+      pieces.push_back({b, std::min(phases[p].end, b + grain), p});
     last.push_back(pieces.size());
   }
   // Pieces are taken in order, so when `finished` reaches a phase's first
@@ -161,7 +146,8 @@ void for_phases(const ParallelConfig& pc, std::span<const Phase> phases, const B
       const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
       if (k >= pieces.size()) return;
       const Piece& piece = pieces[k];
-      for (unsigned spins = 0; finished.load(std::memory_order_acquire) < piece.after; ++spins) {
+      const std::size_t after = piece.phase == 0 ? 0 : last[piece.phase - 1];  // the earlier phases' pieces
+      for (unsigned spins = 0; finished.load(std::memory_order_acquire) < after; ++spins) {
         if (spins >= 64) std::this_thread::yield();  // the piece's owner may be descheduled
       }
       body(piece.begin, piece.end);
