@@ -12,18 +12,21 @@
 namespace grundy {
 namespace {
 
-// Starts the loads that visiting order[i + 16] and order[i + 8] will need
-// (their offsets, then their rows) while order[i] is visited, so that the
-// misses of a round's independent nodes overlap. `known` bounds what is
-// written of order[]. Always inlined: GCC 12 deems a function that only
-// prefetches free of effects, and drops the calls that it does not inline
-// (no layering loop prefetched before this attribute). Non-temporal (the
-// rows are read once a round), so that they do not push the counters out
-// of L3: layering min of 5 interleaved runs, wide-l 0.89 s against 1.03 s
-// with plain prefetches, uniform-l 1.23 against 1.32 (one thread).
+// Starts the loads that visiting order[i + 64] and order[i + 32] will need
+// (their offsets, then their rows: prefetch_row) while order[i] is visited,
+// so that the misses of a round's independent nodes overlap. `known` bounds
+// what is written of order[]. Always inlined: GCC 12 deems a function that
+// only prefetches free of effects, and drops the calls that it does not
+// inline (no layering loop prefetched before this attribute). The offsets
+// non-temporal: read once a round. The rows into L2, both ends, 32 nodes
+// ahead, against their first line non-temporal 8 ahead: wide-l layering
+// min / median of 6 interleaved runs 448 / 490 ms against 490 / 527 (2
+// threads), 579 / 695 against 781 / 870 (1 thread, 5 runs); uniform-l 625 /
+// 625 against 664 / 667 (2 threads, 4 runs); kron-l within its noise (886 /
+// 989 against 848 / 973, 10 runs).
 [[gnu::always_inline]] inline void prefetch_rows(const CsrView& g, const node_t* order, std::size_t i, std::size_t known) {
-  if (i + 16 < known) __builtin_prefetch(g.offsets + order[i + 16], 0, 0);
-  if (i + 8 < known) __builtin_prefetch(g.targets + g.offsets[order[i + 8]], 0, 0);
+  if (i + 64 < known) __builtin_prefetch(g.offsets + order[i + 64], 0, 0);
+  if (i + 32 < known) prefetch_row(g.offsets, g.targets, order[i + 32]);
 }
 
 // A round is "wide" when its frontier holds at least 1/kWideShare of the
