@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -13,6 +15,7 @@
 #include "grundy/generator.hpp"
 #include "grundy/indegree_counters.hpp"
 #include "grundy/layering.hpp"
+#include "grundy/range_filter.hpp"
 #include "test_graphs.hpp"
 
 namespace grundy {
@@ -234,6 +237,30 @@ TEST(BlockedScatter, AppliesEachTargetOnceAndRangesOneAtATime) {
       });
       EXPECT_FALSE(overlapped) << threads << " threads, bound " << bound;
       ASSERT_EQ(got, want) << threads << " threads, bound " << bound;
+    }
+  }
+}
+
+// keep_in_range against std::copy_if: whole vector steps and scalar tails,
+// ranges empty, full, of one id, and random, in place and into a copy.
+TEST(RangeFilter, KeepsTheIdsInRangeInOrder) {
+  std::mt19937_64 rng(11);
+  constexpr node_t kMax = std::numeric_limits<node_t>::max();
+  for (std::size_t count : {0u, 1u, 7u, 8u, 9u, 23u, 1000u}) {
+    std::vector<node_t> ids(count);
+    for (node_t& v : ids) v = rng() % 4 == 0 ? static_cast<node_t>(rng()) : static_cast<node_t>(rng() % 1000);
+    if (count > 2) ids[0] = 0, ids[1] = kMax;
+    const node_t r1 = static_cast<node_t>(rng() % 1000), r2 = static_cast<node_t>(rng() % 1000);
+    const std::pair<node_t, node_t> ranges[] = {{0, 0}, {500, 500}, {0, kMax}, {1, kMax}, {0, 1}, {ids.empty() ? 3 : ids.back(), ids.empty() ? 4 : ids.back() + 1}, {std::min(r1, r2), std::max(r1, r2)}};
+    for (const auto& [lo, hi] : ranges) {
+      std::vector<node_t> want;
+      std::copy_if(ids.begin(), ids.end(), std::back_inserter(want), [&](node_t v) { return v >= lo && v < hi; });
+      std::vector<node_t> out(count);
+      out.resize(keep_in_range(ids.data(), count, lo, hi, out.data()));
+      EXPECT_EQ(out, want) << count << " ids in [" << lo << ", " << hi << ")";
+      std::vector<node_t> same = ids;
+      same.resize(keep_in_range(same.data(), count, lo, hi, same.data()));
+      EXPECT_EQ(same, want) << count << " ids in place, [" << lo << ", " << hi << ")";
     }
   }
 }
