@@ -1,5 +1,6 @@
 // The .gcsr format: round trips, layered renumbering, and hostile files.
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <cstring>
 #include <filesystem>
@@ -51,8 +52,13 @@ TEST(Gcsr, RoundTripKeepsEveryArray) {
 
 TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
   TempDir dir;
-  for (Shape s : {Shape::uniform, Shape::layered, Shape::chain, Shape::powerlaw}) {
-    const OwnedGame g = generate({s, 4000, 30000, 5, 8, 6});
+  // Degrees: powerlaw from 0 past 256 (unrolled runs below 24, the bitset
+  // from 64), the last spec 32 to 63 (node by node).
+  for (const GenSpec& spec : {GenSpec{Shape::uniform, 4000, 30000, 5, 8, 6}, GenSpec{Shape::layered, 4000, 30000, 5, 8, 6},
+                              GenSpec{Shape::chain, 4000, 30000, 5, 8, 6}, GenSpec{Shape::powerlaw, 4000, 30000, 5, 8, 6},
+                              GenSpec{Shape::layered, 3000, 120000, 5, 9, 12}}) {
+    const Shape s = spec.shape;
+    const OwnedGame g = generate(spec);
     const auto want = serial_sg(g.graph()).to_vector();
     Layers layers = compute_layers(g.graph(), {1});
     OwnedGame r;
@@ -77,6 +83,14 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
     // The mex pass's batches, which layered ids take on large graphs only.
     const SgValues batched = level_sg(f.game.graph, {1, 4096, 1024, 0, 0, 0}, nullptr, f.layer_begin);
     ASSERT_EQ(batched.to_vector(), got.to_vector()) << shape_name(s);
+    // Layers split between threads, into pieces that start mid-run.
+    for (unsigned threads : {2u, 3u}) {
+      SgValues split;
+      tbb::task_arena(static_cast<int>(threads)).execute([&] {
+        split = level_sg(f.game.graph, {threads, 8, 5, 0, 0, 0}, nullptr, f.layer_begin);
+      });
+      ASSERT_EQ(split.to_vector(), got.to_vector()) << shape_name(s) << ", " << threads << " threads";
+    }
     for (std::size_t t = 0; t < g.tokens.size(); ++t)
       EXPECT_EQ(f.original_ids[f.game.tokens[t]], g.tokens[t]);
   }

@@ -59,15 +59,15 @@ inline constexpr std::size_t kFixedDegrees = 24;
 /// The fast path, for fewer than 64 successors: every value that matters
 /// fits one machine word, so set a bit per value and count the trailing ones.
 /// Below kFixedDegrees successors, an unrolled body per degree, called
-/// through a table: where degrees repeat node after node (layered files
-/// order each layer by out-degree) that call is predicted, and each edge
-/// costs its two loads, the bit and the OR, about half the micro-ops of a
-/// loop iteration, so that more of the next nodes' misses fit in flight.
-/// uniform-layered-m mex, 12 interleaved runs (1 thread): min 15.4 ms,
-/// median 24.0 against 18.2 and 26.2 with the loop alone; 2 threads (8
-/// runs) 13.4 / 13.9 against 14.7 / 15.4. Random ids (5*10^4 nodes, 10
-/// runs) measured the same either way: their degree changes each node,
-/// and a mispredicted call costs what a mispredicted loop exit did.
+/// through a table: where degrees repeat node after node that call is
+/// predicted, and each edge costs its two loads, the bit and the OR, about
+/// half the micro-ops of a loop iteration, so that more of the next nodes'
+/// misses fit in flight. uniform-layered-m mex, 12 interleaved runs (1
+/// thread): min 15.4 ms, median 24.0 against 18.2 and 26.2 with the loop
+/// alone; 2 threads (8 runs) 13.4 / 13.9 against 14.7 / 15.4 (layered files
+/// now go further: mex_identity_down). Random ids (5*10^4 nodes, 10 runs)
+/// measured the same either way: their degree changes each node, and a
+/// mispredicted call costs what a mispredicted loop exit did.
 template <class Sg>
 inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
   static constexpr auto fixed = []<std::size_t... D>(std::index_sequence<D...>) {
@@ -80,6 +80,38 @@ inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
     for (std::size_t i = 0; i < d; ++i) seen |= mex_bit(sg[succ[i]]);
   }
   return static_cast<Sg>(std::countr_one(seen));
+}
+
+/// Nodes b..i-1 of a layered file (ids in order, rows side by side), taken
+/// from i-1 down for as long as their out-degree is D: returns where the run
+/// stopped. One unrolled body per run of equal degrees, where mex_word
+/// makes a call through its table per node.
+template <std::size_t D, class Sg>
+std::size_t mex_run_down(const edge_t* off, const node_t* targets, Sg* sg, std::size_t b, std::size_t i) {
+  for (; i > b && off[i] - off[i - 1] == D; --i)
+    sg[i - 1] = static_cast<Sg>(std::countr_one(mex_bits_fixed<D, Sg>(targets + off[i - 1], sg)));
+  return i;
+}
+
+/// The mex of every node of ids [b, e) of a layered file, from e-1 down
+/// (deeper layers first). Runs of equal out-degree below kFixedDegrees go
+/// through mex_run_down, each choosing its body once (layered files order
+/// each layer by out-degree, so runs are long); other nodes one at a time.
+template <class Sg, class Mex>
+void mex_identity_down(const edge_t* off, const node_t* targets, Sg* sg, Mex& mex, std::size_t b, std::size_t e) {
+  static constexpr auto runs = []<std::size_t... D>(std::index_sequence<D...>) {
+    return std::array<std::size_t (*)(const edge_t*, const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
+        &mex_run_down<D, Sg>...};
+  }(std::make_index_sequence<kFixedDegrees>{});
+  for (std::size_t i = e; i > b;) {
+    const auto d = static_cast<std::size_t>(off[i] - off[i - 1]);
+    if (d < kFixedDegrees) {
+      i = runs[d](off, targets, sg, b, i);
+    } else {
+      --i;
+      sg[i] = mex(targets + off[i], d, sg);
+    }
+  }
 }
 
 /// mex_word below 64 successors; above, a bitset of degree+1 bits from a
