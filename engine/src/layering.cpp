@@ -36,9 +36,11 @@ namespace {
 // keeping the targets in its half (keep_in_range). Reading the targets
 // twice over costs less than the blocked scatter's writing them out and
 // reading them back: counting wide-l's 10^8 in-degrees, 6 interleaved runs
-// in a /tmp probe, 155-200 ms against 210-293 through the scatter (and
-// 220-330 with a scalar filter). Each further thread would read every edge
-// once more; past two the scatter stays (not measured here: 2 cores).
+// in a /tmp probe, 155-200 ms against 221-293 through the scatter (and
+// 208-270 with a scalar filter); inside compute_layers (timing lines added
+// for the A/B only), 10 alternating runs, min / median 148 / 196 ms against
+// 188 / 209. Each further thread would read every edge once more; past two
+// the scatter stays (not measured here: 2 cores).
 constexpr unsigned kOwnedCountThreads = 2;
 
 template <class InDegrees>

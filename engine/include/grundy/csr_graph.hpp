@@ -71,7 +71,7 @@ inline constexpr std::size_t kCachedNodes = std::size_t{1} << 16;
 /// of ten or so ids straddles two cache lines about half the time, and a
 /// row far from the last one read gives the hardware's prefetcher nothing
 /// to follow. Reading the rows of wide-l's rounds alone (a /tmp probe, one
-/// thread, 5 runs): 213-245 ms with the first line only, non-temporal, 8
+/// thread, 5 runs): 215-245 ms with the first line only, non-temporal, 8
 /// nodes ahead, as the passes did; 146-175 ms with both lines into L2, 32
 /// ahead; 248-267 with the first line only into L2, 32 ahead.
 [[gnu::always_inline]] inline void prefetch_row(const edge_t* offsets, const node_t* targets, node_t u) {

@@ -52,8 +52,8 @@ inline std::size_t keep_in_range(const node_t* in, std::size_t count, node_t lo,
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
       const __m256i d = _mm256_sub_epi32(v, base);
       // d <= width - 1, unsigned: min(d, width - 1) == d.
-      const __m256i in = _mm256_cmpeq_epi32(_mm256_min_epu32(d, last), d);
-      const auto mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in)));
+      const __m256i inside = _mm256_cmpeq_epi32(_mm256_min_epu32(d, last), d);
+      const auto mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(inside)));
       const __m256i pack = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(detail::kPackLanes[mask].data()));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + kept), _mm256_permutevar8x32_epi32(v, pack));
       kept += static_cast<std::size_t>(__builtin_popcount(mask));
