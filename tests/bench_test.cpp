@@ -67,10 +67,13 @@ TEST(Profile, WritesAChromeTrace) {
   const std::string trace = read_file(dir.file("p.json"));
   for (const char* field : {"{\"displayTimeUnit\": \"ms\", \"traceEvents\": [", "\"ph\": \"X\"", "\"ts\": ",
                             "\"dur\": ", "\"name\": \"parse\"", "\"name\": \"layering\"", "\"cat\": \"mex\"",
-                            "\"width\": ", "\"mex_fast_path_node_share\": "})
+                            "\"width\": ", "\"mex_fast_path_node_share\": ", "\"in-degree count us\": ",
+                            "\"rounds us\": ", "\"ready-node scans us\": "})
     EXPECT_NE(trace.find(field), std::string::npos) << field;
   EXPECT_NE(r.err.find("mex fast path (out-degree < 64)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("grundy: total"), std::string::npos);
+  for (const char* part : {"grundy:   in-degree count", "grundy:   rounds", "grundy:   ready-node scans"})
+    EXPECT_NE(r.err.find(part), std::string::npos) << part << " in " << r.err;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <iterator>
 #include <limits>
 #include <memory>
@@ -173,6 +174,30 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
         }
       }
     }
+  }
+}
+
+// The parts add up to the layering's own time (never more than the wall
+// time around it), and a graph with wide rounds spends some of it scanning.
+TEST(Layering, PartsAddUpToTheLayeringTime) {
+  const OwnedGame g = generate({Shape::layered, 200000, 1000000, 0, 3});  // 8 wide rounds
+  for (unsigned threads : {1u, 2u}) {
+    LayeringParts parts;
+    Layers layers;
+    const auto start = std::chrono::steady_clock::now();
+    tbb::task_arena(static_cast<int>(threads)).execute([&] {
+      compute_layers(g.graph(), {threads}, layers, InDegreeWidth::automatic, &parts);
+    });
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_GT(parts.count, 0) << threads << " threads";
+    EXPECT_GT(parts.scans, 0) << threads << " threads";
+    EXPECT_GT(parts.rounds, 0) << threads << " threads";
+    EXPECT_LE(parts.count + parts.scans + parts.rounds, wall) << threads << " threads";
+    // A second layering adds to the same parts.
+    const LayeringParts first = parts;
+    compute_layers(g.graph(), {1}, layers, InDegreeWidth::automatic, &parts);
+    EXPECT_GT(parts.count, first.count);
+    EXPECT_GT(parts.rounds, first.rounds);
   }
 }
 

@@ -45,9 +45,15 @@ LayerSummary summarize(const PhaseTimer& t) {
 
 void print_stats(const PhaseTimer& timer, const ProfileFacts& f) {
   double total = 0;
+  const LayeringParts& lp = timer.layering_parts;
   for (const auto& [name, start, seconds] : timer.phases()) {
     std::fprintf(stderr, "grundy: %-22s %9.3f ms\n", name.c_str(), seconds * 1e3);
     total += seconds;
+    if (name == "layering" && lp.count + lp.scans + lp.rounds > 0) {
+      std::fprintf(stderr, "grundy:   %-20s %9.3f ms\n", "in-degree count", lp.count * 1e3);
+      std::fprintf(stderr, "grundy:   %-20s %9.3f ms\n", "rounds", lp.rounds * 1e3);
+      std::fprintf(stderr, "grundy:   %-20s %9.3f ms\n", "ready-node scans", lp.scans * 1e3);
+    }
   }
   std::fprintf(stderr, "grundy: %-22s %9.3f ms\n", "total", total * 1e3);
   const FastPath fp = fast_path(f.graph);
@@ -69,9 +75,17 @@ void write_profile(const std::string& path, const PhaseTimer& timer, const Profi
   std::string j = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   j += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"phases\"}},\n";
   j += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"mex pass by layer\"}}";
-  for (const auto& [name, start, seconds] : timer.phases())
+  const LayeringParts& lp = timer.layering_parts;
+  for (const auto& [name, start, seconds] : timer.phases()) {
     j += ",\n{\"name\": " + json_string(name) + ", \"cat\": \"phase\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": " +
-         us(start) + ", \"dur\": " + us(seconds) + "}";
+         us(start) + ", \"dur\": " + us(seconds);
+    // Layering's parts interleave (a scan after each wide round), so they
+    // are its event's arguments, not events of their own.
+    if (name == "layering" && lp.count + lp.scans + lp.rounds > 0)
+      j += ", \"args\": {\"in-degree count us\": " + us(lp.count) + ", \"rounds us\": " + us(lp.rounds) +
+           ", \"ready-node scans us\": " + us(lp.scans) + "}";
+    j += "}";
+  }
   for (const auto& l : timer.layers) {
     const std::string name = l.first_layer == l.last_layer
                                  ? "layer " + std::to_string(l.first_layer)

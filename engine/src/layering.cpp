@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <optional>
 
 #include "grundy/blocked_scatter.hpp"
@@ -70,7 +71,10 @@ constexpr std::size_t kWideShare = 512;
 
 // Returns false, with the layers unfinished, when the counters overflowed.
 template <class InDegrees>
-bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDegrees& deg) {
+bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDegrees& deg, LayeringParts* parts) {
+  using clock = std::chrono::steady_clock;
+  const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  const auto count_start = clock::now();
   deg.reset(g.n);
   const edge_t* const off = g.offsets;
   const node_t* const targets = g.targets;
@@ -98,6 +102,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   } else {
     deg.add_all(targets, g.m);
   }
+  if (parts != nullptr) parts->count += seconds_since(count_start);
   if (deg.overflowed()) return false;
 
   layers.order.resize(g.n);
@@ -112,6 +117,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // counters per wide round.
   const std::size_t words = (std::size_t{g.n} + 63) / 64;
   const auto collect_ready = [&] {
+    const auto scan_start = parts != nullptr ? clock::now() : clock::time_point{};
     const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(words / 1024, 256));
     std::vector<std::size_t> at(blocks + 1, 0);
     const auto block_words = [&](std::size_t k) { return std::pair{words * k / blocks, words * (k + 1) / blocks}; };
@@ -137,6 +143,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
       }
     });
     tail += at[blocks];
+    if (parts != nullptr) parts->scans += seconds_since(scan_start);
   };
   collect_ready();  // the sources
 
@@ -300,11 +307,18 @@ Layers compute_layers(const CsrView& g, const ParallelConfig& pc) {
   return layers;
 }
 
-void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDegreeWidth width) {
+void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDegreeWidth width,
+                    LayeringParts* parts) {
+  const auto start = std::chrono::steady_clock::now();
+  const LayeringParts before = parts != nullptr ? *parts : LayeringParts{};
   if (width == InDegreeWidth::automatic)
     width = g.n >= kCachedNodes ? InDegreeWidth::narrow : InDegreeWidth::wide;
-  if (width == InDegreeWidth::narrow && layer_with(g, pc, layers, layers.narrow_indegree)) return;
-  layer_with(g, pc, layers, layers.wide_indegree);  // wide asked for, or a count past 2^24
+  if (width != InDegreeWidth::narrow || !layer_with(g, pc, layers, layers.narrow_indegree, parts))
+    layer_with(g, pc, layers, layers.wide_indegree, parts);  // wide asked for, or a count past 2^24
+  if (parts != nullptr) {
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    parts->rounds += std::max(0.0, total - (parts->count - before.count) - (parts->scans - before.scans));
+  }
 }
 
 }  // namespace grundy

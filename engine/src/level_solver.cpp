@@ -288,7 +288,7 @@ void level_sg(const CsrView& g, const ParallelConfig& pc, Layers& layers, SgValu
   LayerView view{nullptr, stored_layers};
   if (stored_layers.empty()) {
     if (timer) timer->start("layering");
-    compute_layers(g, pc, layers);
+    compute_layers(g, pc, layers, InDegreeWidth::automatic, timer ? &timer->layering_parts : nullptr);
     view = {layers.order.data(), layers.begin};
   }
   if (timer) timer->start("mex");

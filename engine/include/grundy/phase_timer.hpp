@@ -14,6 +14,15 @@
 
 namespace grundy {
 
+/// Where the level engine's layering spent its time, filled when the run is
+/// timed: counting the in-degrees, scanning the counters for the next
+/// round after each wide round, and the rounds themselves (the rest). A
+/// layering that starts over (a count past the 1-byte counters' range)
+/// adds both attempts. Seconds.
+struct LayeringParts {
+  double count = 0, scans = 0, rounds = 0;
+};
+
 /// One step of the mex pass: a wide layer (one parallel loop) or a run of
 /// narrow layers (one plain loop).
 struct LayerStat {
@@ -54,6 +63,8 @@ class PhaseTimer {
   /// (it costs a clock read and an offsets pass per layer group).
   bool log_layers = false;
   std::vector<LayerStat> layers;
+  /// The parts of the "layering" phase (the level engine fills it).
+  LayeringParts layering_parts;
 
  private:
   std::vector<Phase> phases_;
