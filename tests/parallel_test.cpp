@@ -18,6 +18,28 @@ namespace {
 // phase, once phases 0..p are all done. Phases of many sizes (empty ones
 // too) and grains, on 1 to 4 threads; each index takes a little work, so
 // that threads really overlap.
+// Every task runs once, whatever the threads; with one thread, in order.
+TEST(ForTasks, RunsEveryTaskOnce) {
+  for (unsigned threads : {1u, 2u, 3u}) {
+    for (std::size_t tasks : {0u, 1u, 2u, 7u}) {
+      std::vector<std::atomic<int>> runs(tasks);
+      std::vector<std::size_t> order;
+      tbb::task_arena(static_cast<int>(threads)).execute([&] {
+        for_tasks(ParallelConfig{threads}, tasks, [&](std::size_t k) {
+          runs[k].fetch_add(1);
+          if (threads == 1) order.push_back(k);
+        });
+      });
+      for (std::size_t k = 0; k < tasks; ++k) EXPECT_EQ(runs[k].load(), 1) << k << " of " << tasks << ", " << threads;
+      if (threads == 1) {
+        std::vector<std::size_t> want(tasks);
+        for (std::size_t k = 0; k < tasks; ++k) want[k] = k;
+        EXPECT_EQ(order, want);
+      }
+    }
+  }
+}
+
 TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
   std::mt19937_64 rng(7);
   std::vector<Phase> phases;

@@ -1,7 +1,6 @@
 #include "grundy/layering.hpp"
 
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <bit>
@@ -45,11 +44,12 @@ namespace {
 constexpr unsigned kOwnedCountThreads = 2;
 
 template <class InDegrees>
-void count_owned(const CsrView& g, unsigned parts, InDegrees& deg) {
-  const auto bound = [&](unsigned part) {
+void count_owned(const CsrView& g, const ParallelConfig& pc, InDegrees& deg) {
+  const std::size_t parts = pc.threads;
+  const auto bound = [&](std::size_t part) {
     return part == parts ? g.n : static_cast<node_t>(std::size_t{g.n} * part / parts / 64 * 64);
   };
-  tbb::parallel_for(0u, parts, [&](unsigned part) {
+  for_tasks(pc, parts, [&](std::size_t part) {
     const node_t lo = bound(part), hi = bound(part + 1);
     constexpr std::size_t kPiece = 4096;  // 16 KiB: stays in L1
     node_t kept[kPiece];
@@ -88,7 +88,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
 
   const bool big = pc.splits_rounds_of(g.n);
   if (big && pc.worth_it(g.m) && pc.threads <= kOwnedCountThreads) {
-    count_owned(g, pc.threads, deg);
+    count_owned(g, pc, deg);
   } else if (big && pc.worth_it(g.m)) {
     // Items are edges: counting needs no rows.
     blocked().run(
@@ -311,14 +311,17 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers, 
                     LayeringParts* parts) {
   // Untimed runs (batch instances by the thousand) read no clock.
   const auto start = parts != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  const LayeringParts before = parts != nullptr ? *parts : LayeringParts{};
+  LayeringParts now;  // this call's; the rounds are what the rest leaves
+  LayeringParts* const mine = parts != nullptr ? &now : nullptr;
   if (width == InDegreeWidth::automatic)
     width = g.n >= kCachedNodes ? InDegreeWidth::narrow : InDegreeWidth::wide;
-  if (width != InDegreeWidth::narrow || !layer_with(g, pc, layers, layers.narrow_indegree, parts))
-    layer_with(g, pc, layers, layers.wide_indegree, parts);  // wide asked for, or a count past 2^24
+  if (width != InDegreeWidth::narrow || !layer_with(g, pc, layers, layers.narrow_indegree, mine))
+    layer_with(g, pc, layers, layers.wide_indegree, mine);  // wide asked for, or a count past 2^24
   if (parts != nullptr) {
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    parts->rounds += std::max(0.0, total - (parts->count - before.count) - (parts->scans - before.scans));
+    parts->count += now.count;
+    parts->scans += now.scans;
+    parts->rounds += std::max(0.0, total - now.count - now.scans);
   }
 }
 

@@ -24,7 +24,8 @@
 // whatever the rows look like: on kron-l (rows of up to millions of
 // successors) a 2-thread solve peaks at 535,992 KiB (`/usr/bin/time grundy
 // solve`), 9.7 B a node beyond the 467 MB mapping, as with appends of whole
-// ids (536,096 KiB). The bound's size was measured with whole ids: on a
+// ids (536,096 KiB); 536,956 KiB (9.9 B a node) since two threads count
+// the in-degrees without the bins (layering.cpp), at 8445e94. The bound's size was measured with whole ids: on a
 // 10^7-node solve, 2^24 targets peaked 40 MB higher (4 bytes a node,
 // against a budget of the mapping plus 16 bytes a node) in the same time;
 // 2^22 measured ~10% slower.

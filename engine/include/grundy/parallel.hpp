@@ -109,6 +109,23 @@ void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, con
                     [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
 }
 
+/// body(k) for each k of [0, tasks), each task its own oneTBB task so that
+/// up to pc.threads run at once (for loops whose tasks share out work
+/// themselves); with one thread, or one task, inline and in order.
+template <class Body>
+void for_tasks(const ParallelConfig& pc, std::size_t tasks, const Body& body) {
+  if (pc.threads <= 1 || tasks <= 1) {
+    for (std::size_t k = 0; k < tasks; ++k) body(k);
+    return;
+  }
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, tasks, 1),
+      [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t k = r.begin(); k < r.end(); ++k) body(k);
+      },
+      tbb::simple_partitioner());
+}
+
 /// One phase of for_phases: the range [begin, end), in pieces of `grain`.
 struct Phase {
   std::size_t begin = 0, end = 0, grain = 1;
@@ -159,12 +176,7 @@ void for_phases(const ParallelConfig& pc, std::span<const Phase> phases, const B
   };
   for (std::size_t p = 0; p < last.size() && last[p] == 0; ++p) done(p);  // empty from the start
   if (pc.threads <= 1 || pieces.size() <= 1) return work();
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, std::min<std::size_t>(pc.threads, pieces.size()), 1),
-      [&](const tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t i = r.begin(); i < r.end(); ++i) work();
-      },
-      tbb::simple_partitioner());
+  for_tasks(pc, std::min<std::size_t>(pc.threads, pieces.size()), [&](std::size_t) { work(); });
 }
 
 }  // namespace grundy

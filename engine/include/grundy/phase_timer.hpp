@@ -15,8 +15,9 @@
 namespace grundy {
 
 /// Where the level engine's layering spent its time, filled when the run is
-/// timed: counting the in-degrees, scanning the counters for the next
-/// round after each wide round, and the rounds themselves (the rest). A
+/// timed: counting the in-degrees (with setting up the counters), scanning
+/// the counters for the next round after each wide round, and the rounds
+/// themselves (the rest). A
 /// layering that starts over (a count past the 1-byte counters' range)
 /// adds both attempts. Seconds.
 struct LayeringParts {
