@@ -42,6 +42,7 @@ const OwnedGame& graph() {
 struct Renumbered {
   OwnedGame game;
   Array<node_t> begin, original;
+  std::vector<node_t> runs;  // its degree runs, as the file stores them
 };
 const Renumbered& layered_graph() {
   static const Renumbered r = [] {
@@ -57,6 +58,7 @@ const Renumbered& layered_graph() {
     renumber_by_layers(g.view(), layers, {1},
                        {out.game.offsets.data(), out.game.targets.data(), out.game.tokens.data(),
                         out.begin.data(), out.original.data()});
+    out.runs = degree_run_starts(out.game.graph(), out.begin);
     return out;
   }();
   return r;
@@ -135,22 +137,28 @@ void BM_SgPass(benchmark::State& state) {
   const Layers layers = compute_layers(g, {1});
   SgValues sg(g.n, g.m);
   with_threads(state, [&](const ParallelConfig& pc) {
-    for (auto _ : state) level_mex(g, {layers.order.data(), layers.begin}, pc, sg);
+    for (auto _ : state) level_mex(g, {layers.order.data(), layers.begin, {}}, pc, sg);
   });
   edges_counter(state, g.m);
 }
 BENCHMARK(BM_SgPass)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void BM_SgPassLayeredIds(benchmark::State& state) {
+// A layered file's pass, with its degree runs (what files store), and
+// without (files written before they were stored): the runs' worth.
+void sg_pass_layered(benchmark::State& state, bool with_runs) {
   const Renumbered& r = layered_graph();
   const CsrView g = r.game.graph();
   SgValues sg(g.n, g.m);
+  const LayerView layers{nullptr, r.begin, with_runs ? std::span<const node_t>(r.runs) : std::span<const node_t>()};
   with_threads(state, [&](const ParallelConfig& pc) {
-    for (auto _ : state) level_mex(g, {nullptr, r.begin}, pc, sg);
+    for (auto _ : state) level_mex(g, layers, pc, sg);
   });
   edges_counter(state, g.m);
 }
+void BM_SgPassLayeredIds(benchmark::State& state) { sg_pass_layered(state, true); }
 BENCHMARK(BM_SgPassLayeredIds)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+void BM_SgPassLayeredIdsNoRuns(benchmark::State& state) { sg_pass_layered(state, false); }
+BENCHMARK(BM_SgPassLayeredIdsNoRuns)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // --- whole solvers, for scale --------------------------------------------------
 

@@ -43,7 +43,8 @@ TEST(Gcsr, RoundTripKeepsEveryArray) {
     EXPECT_TRUE(std::equal(g.offsets.begin(), g.offsets.end(), f.game.graph.offsets));
     EXPECT_TRUE(std::equal(g.targets.begin(), g.targets.end(), f.game.graph.targets));
     EXPECT_TRUE(std::equal(g.tokens.begin(), g.tokens.end(), f.game.tokens.begin()));
-    EXPECT_TRUE(f.layer_begin.empty());
+    EXPECT_TRUE(f.layers.empty());
+    EXPECT_TRUE(f.layers.degree_runs.empty());
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(f.game.graph.targets) % 64,
               reinterpret_cast<std::uintptr_t>(bytes.data()) % 64)
         << "arrays are 64-byte aligned in the file";
@@ -53,7 +54,8 @@ TEST(Gcsr, RoundTripKeepsEveryArray) {
 TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
   TempDir dir;
   // Degrees: powerlaw from 0 past 256 (unrolled runs below 24, the bitset
-  // from 64), the last spec 32 to 63 (node by node).
+  // from 64), the last spec 32 to 63 (node by node). Each file is solved
+  // with its degree runs and without (as files written before them are).
   for (const GenSpec& spec : {GenSpec{Shape::uniform, 4000, 30000, 5, 8, 6}, GenSpec{Shape::layered, 4000, 30000, 5, 8, 6},
                               GenSpec{Shape::chain, 4000, 30000, 5, 8, 6}, GenSpec{Shape::powerlaw, 4000, 30000, 5, 8, 6},
                               GenSpec{Shape::layered, 3000, 120000, 5, 9, 12}}) {
@@ -71,25 +73,36 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
     write_gcsr(dir.file("l.gcsr"), r.view(), begin, original);
     const std::string bytes = read_file(dir.file("l.gcsr"));
     const GcsrGame f = read_gcsr(bytes, "l", {1});
-    ASSERT_EQ(f.layer_begin.size(), layers.count() + 1);
+    const std::span<const node_t> lb = f.layers.begin;
+    ASSERT_EQ(lb.size(), layers.count() + 1);
     // Inside a layer: by out-degree, then by the user's id.
-    for (std::size_t l = 0; l + 1 < f.layer_begin.size(); ++l)
-      for (node_t u = f.layer_begin[l] + 1; u < f.layer_begin[l + 1]; ++u)
+    for (std::size_t l = 0; l + 1 < lb.size(); ++l)
+      for (node_t u = lb[l] + 1; u < lb[l + 1]; ++u)
         ASSERT_LT(std::pair(f.game.graph.degree(u - 1), f.original_ids[u - 1]),
                   std::pair(f.game.graph.degree(u), f.original_ids[u]))
             << shape_name(s) << " layer " << l << " id " << u;
-    const SgValues got = level_sg(f.game.graph, {1}, nullptr, f.layer_begin);
-    for (node_t u = 0; u < g.n; ++u) ASSERT_EQ(got[u], want[f.original_ids[u]]) << shape_name(s);
-    // The mex pass's batches, which layered ids take on large graphs only.
-    const SgValues batched = level_sg(f.game.graph, {1, 4096, 1024, 0, 0, 0}, nullptr, f.layer_begin);
-    ASSERT_EQ(batched.to_vector(), got.to_vector()) << shape_name(s);
-    // Layers split between threads, into pieces that start mid-run.
-    for (unsigned threads : {2u, 3u}) {
-      SgValues split;
-      tbb::task_arena(static_cast<int>(threads)).execute([&] {
-        split = level_sg(f.game.graph, {threads, 8, 5, 0, 0, 0}, nullptr, f.layer_begin);
-      });
-      ASSERT_EQ(split.to_vector(), got.to_vector()) << shape_name(s) << ", " << threads << " threads";
+    // A run starts exactly at each layer's start and each change of degree.
+    std::vector<node_t> starts;
+    for (node_t u = 0; u < g.n; ++u)
+      if (std::binary_search(lb.begin(), lb.end(), u) || f.game.graph.degree(u) != f.game.graph.degree(u - 1))
+        starts.push_back(u);
+    starts.push_back(g.n);
+    ASSERT_EQ(std::vector<node_t>(f.layers.degree_runs.begin(), f.layers.degree_runs.end()), starts) << shape_name(s);
+    for (const StoredLayers& stored : {f.layers, StoredLayers{lb, {}}}) {
+      const std::string how = std::string(shape_name(s)) + (stored.degree_runs.empty() ? ", no runs" : ", runs");
+      const SgValues got = level_sg(f.game.graph, {1}, nullptr, stored);
+      for (node_t u = 0; u < g.n; ++u) ASSERT_EQ(got[u], want[f.original_ids[u]]) << how;
+      // The mex pass's batches, which layered ids take on large graphs only.
+      const SgValues batched = level_sg(f.game.graph, {1, 4096, 1024, 0, 0, 0}, nullptr, stored);
+      ASSERT_EQ(batched.to_vector(), got.to_vector()) << how;
+      // Layers split between threads, into pieces that start mid-run.
+      for (unsigned threads : {2u, 3u}) {
+        SgValues split;
+        tbb::task_arena(static_cast<int>(threads)).execute([&] {
+          split = level_sg(f.game.graph, {threads, 8, 5, 0, 0, 0}, nullptr, stored);
+        });
+        ASSERT_EQ(split.to_vector(), got.to_vector()) << how << ", " << threads << " threads";
+      }
     }
     for (std::size_t t = 0; t < g.tokens.size(); ++t)
       EXPECT_EQ(f.original_ids[f.game.tokens[t]], g.tokens[t]);
@@ -174,10 +187,54 @@ TEST(Gcsr, LayersThatLieAreRejected) {
   const std::string good = sample_file(true);
   const GcsrGame f = read_gcsr(good, "s", {1});
   std::string bad = good;
-  const auto at = static_cast<std::size_t>(reinterpret_cast<const char*>(f.layer_begin.data() + 1) - good.data());
-  node_t merged = f.layer_begin[2];
+  const auto at = static_cast<std::size_t>(reinterpret_cast<const char*>(f.layers.begin.data() + 1) - good.data());
+  node_t merged = f.layers.begin[2];
   std::memcpy(bad.data() + at, &merged, 4);  // layers 0 and 1 overlap
   EXPECT_NE(error_of(bad), "");
+}
+
+TEST(Gcsr, DegreeRunsThatLieAreRejected) {
+  // The mex pass takes a run's rows at a fixed stride: a run that mixes
+  // out-degrees, or reaches across a layer's start, would make it read the
+  // wrong rows. Refused, naming the node.
+  TempDir dir;
+  const std::string path = dir.file("l.gcsr");
+  ASSERT_EQ(run_grundy({"gen", "--nodes", "300", "--edges", "2000", "--layers", "4", "--layered", path}).exit_code, 0);
+  const std::string good = read_file(path);
+  ASSERT_EQ(error_of(good), "");
+  const GcsrGame f = read_gcsr(good, "l", {1});
+  const std::span<const node_t> runs = f.layers.degree_runs, lb = f.layers.begin;
+  ASSERT_GT(runs.size(), lb.size()) << "some layer holds several degrees";
+  const auto at = [&](std::size_t r) {
+    return static_cast<std::size_t>(reinterpret_cast<const char*>(runs.data() + r) - good.data());
+  };
+  const auto with_run = [&](std::size_t r, node_t start) {
+    std::string bad = good;
+    std::memcpy(bad.data() + at(r), &start, 4);
+    return error_of(bad);
+  };
+  const auto degree = [&](node_t u) { return std::to_string(f.game.graph.degree(u)); };
+  // The first run longer than one node that does not start a layer, and the
+  // first one that does.
+  std::size_t inner = 0, outer = 0;
+  for (std::size_t r = 1; r + 1 < runs.size() && (inner == 0 || outer == 0); ++r) {
+    if (runs[r + 1] - runs[r] < 2) continue;
+    (std::binary_search(lb.begin(), lb.end(), runs[r]) ? outer : inner) = r;
+  }
+  ASSERT_NE(inner, 0u);
+  ASSERT_NE(outer, 0u);
+  // Run `inner` starting one node late: its first node joins the run before.
+  const node_t u = runs[inner];
+  EXPECT_EQ(with_run(inner, u + 1), "f.gcsr: degree runs: node " + std::to_string(u + 1) + " has out-degree " +
+                                        degree(u) + ", its run from node " + std::to_string(runs[inner - 1] + 1) +
+                                        " " + degree(runs[inner - 1]));
+  // Run `outer` starting one node late: a layer starts inside a run.
+  const node_t v = runs[outer];
+  EXPECT_EQ(with_run(outer, v + 1), "f.gcsr: degree runs: node " + std::to_string(v + 1) +
+                                        " starts a layer inside the run from node " +
+                                        std::to_string(runs[outer - 1] + 1));
+  EXPECT_EQ(with_run(2, runs[1]), "f.gcsr: degree run 1 is empty or out of order");
+  EXPECT_EQ(with_run(runs.size() - 1, f.game.graph.n - 1), "f.gcsr: degree runs do not cover nodes 1..N");
 }
 
 TEST(GcsrCli, SolveGivesTheSameAnswerAsText) {
@@ -260,6 +317,13 @@ TEST(GcsrCli, InfoReportsTheGraphsFacts) {
     EXPECT_NE(r.out.find(fact), std::string::npos) << fact << " in " << r.out;
   const auto text = run_grundy({"info", GRUNDY_SOURCE_DIR "/datasets/sample.txt"});
   EXPECT_NE(text.out.find("depth          4 layers"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("layered ids    no\n"), std::string::npos) << text.out;
+  // The sample's layered form: 4 layers, whose nodes' out-degrees make 5 runs.
+  ASSERT_EQ(run_grundy({"convert", "-q", GRUNDY_SOURCE_DIR "/datasets/sample.txt", dir.file("s.gcsr"), "--layered"})
+                .exit_code, 0);
+  const auto layered = run_grundy({"info", dir.file("s.gcsr")});
+  EXPECT_NE(layered.out.find("layered ids    yes, 5 degree runs\n"), std::string::npos) << layered.out;
+  EXPECT_NE(run_grundy({"info", "--json", dir.file("s.gcsr")}).out.find("\"degree_runs\": 5,"), std::string::npos);
 }
 
 }  // namespace

@@ -179,7 +179,7 @@ int run_bench(BenchOptions o) {
             timer.start("load/validate");
             const MappedFile f(ds.file);
             const GcsrGame loaded = read_gcsr(f.bytes(), ds.file, pc);
-            sg = solve_sg(loaded.game.graph, algo, pc, &timer, loaded.layer_begin);
+            sg = solve_sg(loaded.game.graph, algo, pc, &timer, loaded.layers);
             timer.start("xor");
             volatile sg_t x = nim_sum(sg, loaded.game.tokens);
             (void)x;

@@ -47,10 +47,10 @@ int run_convert(const ConvertOptions& o) {
   }
   const CsrView& g = game.view.graph;
   std::uint64_t layer_count = 0;
-  if (!game.layer_begin.empty()) {
+  if (!game.layers.empty()) {
     // Already layered: stored as it is, layers and the user's ids included.
-    write_gcsr(o.output, game.view, game.layer_begin, game.original_ids);
-    layer_count = game.layer_begin.size() - 1;
+    write_gcsr(o.output, game.view, game.layers.begin, game.original_ids);
+    layer_count = game.layers.begin.size() - 1;
   } else if (o.layered) {
     Layers layers;
     try {

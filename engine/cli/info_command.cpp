@@ -66,15 +66,15 @@ int run_info(const InfoOptions& o) {
   const CsrView& g = game.view.graph;
 
   Layers computed;
-  LayerView layers{nullptr, game.layer_begin};
-  if (game.layer_begin.empty()) {
+  LayerView layers{nullptr, game.layers.begin, game.layers.degree_runs};
+  if (game.layers.empty()) {
     timer.start("layering");
     try {
       computed = compute_layers(g, pc);
     } catch (const CycleError& e) {
       throw InputError(in.name() + ": " + e.what());
     }
-    layers = {computed.order.data(), computed.begin};
+    layers = {computed.order.data(), computed.begin, {}};
   }
   timer.start("mex");
   SgValues sg(g.n, g.m);
@@ -90,6 +90,8 @@ int run_info(const InfoOptions& o) {
   timer.stop();
 
   const std::size_t bytes = in.bytes().size();
+  // Runs of equal out-degree a layered file stores (0: none stored).
+  const std::size_t runs = game.layers.degree_runs.empty() ? 0 : game.layers.degree_runs.size() - 1;
   const double per_edge = g.m ? static_cast<double>(bytes) / static_cast<double>(g.m) : 0.0;
   if (o.json) {
     std::string phases;
@@ -97,12 +99,12 @@ int run_info(const InfoOptions& o) {
       phases += (phases.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(seconds);
     std::printf(
         "{\"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
-        "\"m\": %llu, \"k\": %zu, \"layered\": %s, \"depth\": %zu, \"widest_layer\": %llu, "
+        "\"m\": %llu, \"k\": %zu, \"layered\": %s, \"degree_runs\": %zu, \"depth\": %zu, \"widest_layer\": %llu, "
         "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
         "\"sg\": {\"max\": %llu, \"histogram\": %s}, \"seconds\": {%s}}\n",
         json_string(in.name()).c_str(), game.format, bytes, per_edge, g.n,
         static_cast<unsigned long long>(g.m), game.view.tokens.size(),
-        game.layer_begin.empty() ? "false" : "true", layers.count(),
+        game.layers.empty() ? "false" : "true", runs, layers.count(),
         static_cast<unsigned long long>(widest), static_cast<unsigned long long>(degree.max),
         g.n ? degree.sum / g.n : 0.0, histogram_json(degree).c_str(),
         static_cast<unsigned long long>(values.max), histogram_json(values).c_str(), phases.c_str());
@@ -112,8 +114,15 @@ int run_info(const InfoOptions& o) {
               bytes, per_edge);
   std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", g.n,
               static_cast<unsigned long long>(g.m), game.view.tokens.size());
-  std::printf("layered ids    %s\ndepth          %zu layers\nwidest layer   %llu nodes\n",
-              game.layer_begin.empty() ? "no" : "yes", layers.count(), static_cast<unsigned long long>(widest));
+  if (game.layers.empty()) {
+    std::printf("layered ids    no\n");
+  } else if (!game.layers.degree_runs.empty()) {
+    std::printf("layered ids    yes, %zu degree runs\n", runs);
+  } else {
+    std::printf("layered ids    yes, no degree runs (written before grundy stored them; `grundy convert` adds them)\n");
+  }
+  std::printf("depth          %zu layers\nwidest layer   %llu nodes\n", layers.count(),
+              static_cast<unsigned long long>(widest));
   std::printf("out-degree     max %llu, mean %.2f\nSG value       max %llu\n",
               static_cast<unsigned long long>(degree.max), g.n ? degree.sum / g.n : 0.0,
               static_cast<unsigned long long>(values.max));

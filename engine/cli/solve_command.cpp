@@ -44,7 +44,7 @@ int solve(const SolveOptions& o) {
   const CsrView graph = game.view.graph;
   SgValues sg;
   try {
-    sg = planted(solve_sg(graph, parse_algo(o.algo), pc, &timer, game.layer_begin), o.plant_error);
+    sg = planted(solve_sg(graph, parse_algo(o.algo), pc, &timer, game.layers), o.plant_error);
     if (o.verify) {
       if (const auto bad = verify_sg(graph, sg, pc, &timer)) {
         std::fprintf(stderr,

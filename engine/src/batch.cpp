@@ -62,11 +62,12 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     if (item.file == nullptr) throw InputError(item.open_error);
     const std::string& path = item.file->name();
     GameView view;
-    std::span<const node_t> stored_layers, original;
+    StoredLayers stored;
+    std::span<const node_t> original;
     if (item.gcsr) {
       const GcsrGame f = read_gcsr(item.file->bytes(), path, pc);
       view = f.game;
-      stored_layers = f.layer_begin;
+      stored = f.layers;
       original = f.original_ids;
     } else {
       parse_classic(item.file->bytes().substr(0, item.span.end), {path, pc.threads, nullptr, item.span.begin},
@@ -78,11 +79,11 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     r.m = g.m;
     r.k = view.tokens.size();
     try {
-      level_sg(g, pc, ws.layers, ws.sg, nullptr, stored_layers);
+      level_sg(g, pc, ws.layers, ws.sg, nullptr, stored);
     } catch (const CycleError& e) {
       throw InputError(r.name + ": " + e.what());
     }
-    r.depth = stored_layers.empty() ? ws.layers.count() : stored_layers.size() - 1;
+    r.depth = stored.empty() ? ws.layers.count() : stored.begin.size() - 1;
     r.nim_sum = nim_sum(ws.sg, view.tokens);
     r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
     const auto user = [&](node_t u) { return std::uint64_t{original.empty() ? u : original[u]} + 1; };

@@ -11,7 +11,7 @@ LoadedGame load_game(std::string_view bytes, const std::string& name, const Para
   if (looks_like_gcsr(bytes)) {
     const GcsrGame file = read_gcsr(bytes, name, pc, timer);
     g.view = file.game;
-    g.layer_begin = file.layer_begin;
+    g.layers = file.layers;
     g.original_ids = file.original_ids;
     g.format = "gcsr";
     return g;

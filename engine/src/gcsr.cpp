@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "grundy/input_error.hpp"
+#include "grundy/renumber.hpp"
 #include "grundy/temp_file.hpp"
 
 namespace grundy {
@@ -39,7 +40,7 @@ struct Section {
 };
 static_assert(sizeof(Section) == 32);
 
-enum : std::uint32_t { kOffsets = 1, kTargets = 2, kTokens = 3, kLayers = 4, kOriginalIds = 5 };
+enum : std::uint32_t { kOffsets = 1, kTargets = 2, kTokens = 3, kLayers = 4, kOriginalIds = 5, kDegreeRuns = 6 };
 constexpr std::uint32_t kSectionRequired = 1;
 constexpr std::uint16_t kFlagLayered = 1;
 constexpr std::uint32_t kMaxSections = 64;
@@ -67,6 +68,7 @@ const char* section_name(std::uint32_t kind) {
     case kTokens: return "tokens";
     case kLayers: return "layers";
     case kOriginalIds: return "original ids";
+    case kDegreeRuns: return "degree runs";
   }
   return "unknown";
 }
@@ -99,6 +101,16 @@ std::uint64_t first_failing(const ParallelConfig& pc, std::uint64_t count, const
       }
   });
   return first.get();
+}
+
+// Writes all of `bytes` at `offset` of fd, or throws naming `path`.
+void write_at(int fd, const char* bytes, std::size_t size, std::uint64_t offset, const std::string& path) {
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t w = ::pwrite(fd, bytes + done, size - done, static_cast<off_t>(offset + done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw InputError(path + ": write failed: " + std::strerror(w < 0 ? errno : EIO));
+    done += static_cast<std::size_t>(w);
+  }
 }
 
 }  // namespace
@@ -138,13 +150,13 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
   if ((h.flags & ~kFlagLayered) != 0) fail("unknown flags " + std::to_string(h.flags));
   const bool layered = h.flags & kFlagLayered;
 
-  const char* found[6] = {};
-  std::uint64_t counts[6] = {};
+  const char* found[kDegreeRuns + 1] = {};
+  std::uint64_t counts[kDegreeRuns + 1] = {};
   for (std::uint32_t i = 0; i < h.section_count; ++i) {
     Section s;
     std::memcpy(&s, bytes.data() + sizeof(Header) + i * sizeof(Section), sizeof s);
     const std::string what = std::string("section ") + std::to_string(i) + " (" + section_name(s.kind) + ")";
-    if (s.kind < kOffsets || s.kind > kOriginalIds) {
+    if (s.kind < kOffsets || s.kind > kDegreeRuns) {
       if (s.flags & kSectionRequired)
         fail(what + ": required section of kind " + std::to_string(s.kind) + " is unknown to this grundy");
       continue;  // an optional section from a newer writer
@@ -161,7 +173,7 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
                                : s.kind == kTokens ? h.k : s.kind == kOriginalIds ? h.n : s.count;
     if (s.count != want)
       fail(what + ": " + std::to_string(s.count) + " entries, expected " + std::to_string(want));
-    if (s.kind == kLayers && s.count < 1) fail(what + ": empty");
+    if ((s.kind == kLayers || s.kind == kDegreeRuns) && s.count < 1) fail(what + ": empty");
     found[s.kind] = bytes.data() + s.offset;
     counts[s.kind] = s.count;
   }
@@ -169,6 +181,7 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
     if (!found[kind]) fail(std::string("missing ") + section_name(kind) + " section");
   if (layered != (found[kLayers] != nullptr) || layered != (found[kOriginalIds] != nullptr))
     fail("layered flag does not match the layers and original ids sections");
+  if (found[kDegreeRuns] && !layered) fail("a degree runs section in a file that is not layered");
 
   GcsrGame g;
   const auto* off = reinterpret_cast<const edge_t*>(found[kOffsets]);
@@ -196,13 +209,37 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
     if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
     if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
       fail("layer " + std::to_string(l) + " is empty or out of order");
+    // Degree runs, when present: covering 0..N in order first, so that the
+    // pass below can walk them beside the layers.
+    const auto* rb = reinterpret_cast<const node_t*>(found[kDegreeRuns]);
+    const std::uint64_t runs = rb ? counts[kDegreeRuns] - 1 : 0;
+    if (rb) {
+      if (rb[0] != 0 || rb[runs] != n) fail("degree runs do not cover nodes 1..N");
+      if (const auto r = first_failing(pc, runs, [&](std::uint64_t i) { return rb[i] < rb[i + 1]; }); r != UINT64_MAX)
+        fail("degree run " + std::to_string(r) + " is empty or out of order");
+    }
+    // The run holding node u (rb set).
+    const auto run_of = [&](std::size_t u) {
+      return static_cast<std::size_t>(std::upper_bound(rb, rb + runs + 1, u) - rb) - 1;
+    };
     // Every edge must point into a later layer: that makes the graph a DAG
     // and the stored layers a valid order, so solving can skip layering.
-    FirstFailure bad_node;
+    // Every run must lie in one layer and hold one out-degree: the mex pass
+    // takes its rows at a fixed stride. One walk over the nodes does both.
+    FirstFailure bad_node, bad_run;
     for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
       std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
+      std::size_t r = rb ? run_of(b) : 0;
+      bool runs_ok = rb != nullptr;
       for (std::size_t u = b; u < e; ++u) {
         while (u >= lb[l + 1]) ++l;
+        if (runs_ok) {
+          while (u >= rb[r + 1]) ++r;
+          if ((u == lb[l] && u != rb[r]) || off[u + 1] - off[u] != off[rb[r] + 1] - off[rb[r]]) {
+            bad_run.offer(u);
+            runs_ok = false;
+          }
+        }
         for (edge_t i = off[u]; i < off[u + 1]; ++i)
           if (targets[i] < lb[l + 1]) {
             bad_node.offer(u);
@@ -212,6 +249,14 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
     });
     if (bad_node.any())
       fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
+    if (bad_run.any()) {
+      const std::size_t u = bad_run.get(), first = rb[run_of(u)];
+      if (u != first && std::binary_search(lb, lb + layers + 1, u))
+        fail("degree runs: node " + std::to_string(u + 1) + " starts a layer inside the run from node " +
+             std::to_string(first + 1));
+      fail("degree runs: node " + std::to_string(u + 1) + " has out-degree " + std::to_string(off[u + 1] - off[u]) +
+           ", its run from node " + std::to_string(first + 1) + " " + std::to_string(off[first + 1] - off[first]));
+    }
     const auto* orig = reinterpret_cast<const node_t*>(found[kOriginalIds]);
     std::vector<std::atomic<std::uint64_t>> seen((h.n + 63) / 64);
     if (const auto i = first_failing(pc, h.n, [&](std::uint64_t u) {
@@ -220,7 +265,8 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
           return (seen[orig[u] / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
         }); i != UINT64_MAX)
       fail("original ids are not a permutation of 1..N (at node " + std::to_string(i + 1) + ")");
-    g.layer_begin = {lb, static_cast<std::size_t>(counts[kLayers])};
+    g.layers.begin = {lb, static_cast<std::size_t>(counts[kLayers])};
+    if (rb) g.layers.degree_runs = {rb, static_cast<std::size_t>(counts[kDegreeRuns])};
     g.original_ids = {orig, static_cast<std::size_t>(h.n)};
   }
   if (timer) timer->stop();
@@ -235,6 +281,8 @@ GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, st
   if (layers > 0) {
     table.push_back({kLayers, kSectionRequired, 0, (layers + 1) * sizeof(node_t), layers + 1});
     table.push_back({kOriginalIds, kSectionRequired, 0, std::uint64_t{n} * sizeof(node_t), n});
+    // Last, and sized at commit(): readers that predate it skip it.
+    table.push_back({kDegreeRuns, 0, 0, 0, 0});
   }
   Header h{};
   std::memcpy(h.magic, kGcsrMagic, sizeof h.magic);
@@ -282,6 +330,28 @@ GcsrWriter::~GcsrWriter() {
 void GcsrWriter::commit() {
   Header h;
   std::memcpy(&h, base_, sizeof h);
+  if (h.flags & kFlagLayered) {
+    // The table's last entry: the degree runs, appended past the reserved
+    // bytes (their count depends on the offsets just written).
+    Section runs;
+    char* const table = base_ + sizeof h;
+    std::memcpy(&runs, table + (h.section_count - 1) * sizeof(Section), sizeof runs);
+    Section layers;
+    std::memcpy(&layers, table + 3 * sizeof(Section), sizeof layers);
+    const std::vector<node_t> starts =
+        degree_run_starts({static_cast<node_t>(h.n), h.m, offsets_, targets_}, {layer_begin_, layers.count});
+    runs.offset = h.file_bytes;  // aligned: every section's end is
+    runs.count = starts.size();
+    runs.bytes = starts.size() * sizeof(node_t);
+    h.file_bytes = align_up(runs.offset + runs.bytes);
+    const int fd = temp_file_->fd();
+    if (const int err = ::posix_fallocate(fd, static_cast<off_t>(runs.offset), static_cast<off_t>(h.file_bytes - runs.offset));
+        err != 0)
+      throw InputError(path_ + ": cannot reserve " + std::to_string(h.file_bytes) + " bytes: " + std::strerror(err));
+    write_at(fd, reinterpret_cast<const char*>(starts.data()), runs.bytes, runs.offset, path_);
+    std::memcpy(table + (h.section_count - 1) * sizeof(Section), &runs, sizeof runs);
+    std::memcpy(base_, &h, sizeof h);  // the checksum covers file_bytes
+  }
   h.checksum = checksum(base_, h.header_bytes);
   std::memcpy(base_, &h, sizeof h);
   if (::msync(base_, size_, MS_SYNC) != 0)

@@ -29,16 +29,25 @@ struct MexScratch {
 
 // Back to front: within a run of narrow layers the deeper ones come last,
 // and must be done first. With Identity the node is its own position, and
-// runs of equal out-degree take one body each (mex_identity_down):
-// uniform-layered-m SG against the floor pass, 4 alternating `grundy bench`
-// runs of 9 trials, median 1.29-1.40x on 1 thread and 1.43-1.62x on 2,
-// against 1.42-1.74x and 1.54-1.72x choosing the body node by node.
+// runs of equal out-degree take one body each: found from the offsets node
+// by node (mex_identity_down), or known from the file's degree runs (`runs`:
+// mex_runs_down, which reads no offset per node). uniform-layered-m SG
+// against the floor pass (the median over 9 trials), 6 alternating `grundy
+// bench` rounds on one file that has the runs, the binary before them
+// ignoring them: 1.20-1.53x on 1 thread and 1.41-1.67x on 2, against
+// 1.39-1.62x and 1.60-1.81x (a slow phase of the machine: the same
+// node-by-node runs gave 1.29-1.40x and 1.43-1.62x the day before, against
+// 1.42-1.74x and 1.54-1.72x choosing the body node by node).
 template <bool Identity, class Sg>
-void mex_range(const node_t* __restrict order, const edge_t* __restrict off,
+void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
                std::size_t b, std::size_t e, bool prefetch) {
   if constexpr (Identity) {
-    mex_identity_down(off, targets, sg, mex, b, e);
+    if (runs.empty()) {
+      mex_identity_down(off, targets, sg, mex, b, e);
+    } else {
+      mex_runs_down(runs, off, targets, sg, mex, b, e);
+    }
   } else {
     for (std::size_t i = e; i-- > b;) {
       if (prefetch) {
@@ -126,7 +135,7 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
       }
     } else {  // a node of 64 successors or more, or more than a batch holds
       --i;
-      mex_range<Identity>(order, off, targets, sg, scratch.mex, i, i + 1, false);
+      mex_range<Identity>(order, {}, off, targets, sg, scratch.mex, i, i + 1, false);
     }
   }
 }
@@ -146,7 +155,8 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     if (batched && e - b >= kMinBatch) {
       mex_batched<Identity>(layers.order, g.offsets, g.targets, sg, scratch, b, e);
     } else {
-      mex_range<Identity>(layers.order, g.offsets, g.targets, sg, scratch.mex, b, e, g.n >= kCachedNodes);
+      mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, b, e,
+                          g.n >= kCachedNodes);
     }
   };
   // Layers [first, last], deepest first. Consecutive layers too narrow to
@@ -157,12 +167,12 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     std::size_t end = layers.begin[last + 1];  // positions [.., end) are left to do
     for (std::size_t l = last + 1; l-- > first;) {
       if (layers.width(l) < kMinBatch) continue;
-      mex_range<Identity>(layers.order, g.offsets, g.targets, sg, scratch.mex, layers.begin[l + 1], end,
+      mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[l + 1], end,
                           g.n >= kCachedNodes);
       run_part(scratch, layers.begin[l], layers.begin[l + 1]);
       end = layers.begin[l];
     }
-    mex_range<Identity>(layers.order, g.offsets, g.targets, sg, scratch.mex, layers.begin[first], end,
+    mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[first], end,
                         g.n >= kCachedNodes);
   };
   // The edges leaving positions [b, e) of the order (with Identity, the
@@ -279,21 +289,20 @@ void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& 
   });
 }
 
-SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer,
-                  std::span<const node_t> stored_layers) {
+SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer, const StoredLayers& stored) {
   Layers layers;
   SgValues sg;
-  level_sg(g, pc, layers, sg, timer, stored_layers);
+  level_sg(g, pc, layers, sg, timer, stored);
   return sg;
 }
 
 void level_sg(const CsrView& g, const ParallelConfig& pc, Layers& layers, SgValues& sg,
-              PhaseTimer* timer, std::span<const node_t> stored_layers) {
-  LayerView view{nullptr, stored_layers};
-  if (stored_layers.empty()) {
+              PhaseTimer* timer, const StoredLayers& stored) {
+  LayerView view{nullptr, stored.begin, stored.degree_runs};
+  if (stored.empty()) {
     if (timer) timer->start("layering");
     compute_layers(g, pc, layers, InDegreeWidth::automatic, timer ? &timer->layering_parts : nullptr);
-    view = {layers.order.data(), layers.begin};
+    view = {layers.order.data(), layers.begin, {}};
   }
   if (timer) timer->start("mex");
   sg.reset(g.n, g.m);

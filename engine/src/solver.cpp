@@ -30,14 +30,14 @@ std::string_view algo_name(Algo algo) {
 }
 
 SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTimer* timer,
-                  std::span<const node_t> stored_layers) {
+                  const StoredLayers& stored) {
   switch (algo) {
     case Algo::serial: return serial_sg(g, timer);
     case Algo::bgl: return bgl_sg(g, timer);
     case Algo::automatic:
     case Algo::level: break;
   }
-  return level_sg(g, pc, timer, stored_layers);
+  return level_sg(g, pc, timer, stored);
 }
 
 std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want) {

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view bytes(buf.get(), size);
   try {
     const GcsrGame g = read_gcsr(bytes, "fuzz", {1});
-    if (g.game.graph.n <= 100000) level_sg(g.game.graph, {1}, nullptr, g.layer_begin);
+    if (g.game.graph.n <= 100000) level_sg(g.game.graph, {1}, nullptr, g.layers);
   } catch (const InputError&) {
   } catch (const std::exception&) {
     // CycleError from an unlayered file with a cycle: a clean answer too.

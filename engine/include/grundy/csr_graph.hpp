@@ -48,6 +48,18 @@ struct GameView {
   std::span<const node_t> tokens;
 };
 
+/// What a layered .gcsr stores besides its renumbered graph (FORMAT.md), for
+/// the mex pass to skip layering: layer l is ids [begin[l], begin[l+1]), and
+/// run r of degree_runs, ids [degree_runs[r], degree_runs[r+1]), lies in one
+/// layer and holds nodes of one out-degree. Both empty for other graphs;
+/// degree_runs also for layered files written before it existed.
+struct StoredLayers {
+  std::span<const node_t> begin;
+  std::span<const node_t> degree_runs;
+
+  bool empty() const { return begin.empty(); }
+};
+
 /// A game whose arrays the process owns (parsed text, generated graphs).
 struct OwnedGame {
   node_t n = 0;

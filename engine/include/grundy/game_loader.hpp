@@ -14,8 +14,7 @@ namespace grundy {
 
 struct LoadedGame {
   GameView view;  ///< ids as stored (renumbered in a layered .gcsr)
-  /// Non-empty for a layered .gcsr: layer l is ids [layer_begin[l], layer_begin[l+1]).
-  std::span<const node_t> layer_begin;
+  StoredLayers layers;  ///< non-empty for a layered .gcsr
   /// Non-empty for a layered .gcsr: stored id -> the user's id (0-based).
   std::span<const node_t> original_ids;
   const char* format = "text";  ///< "text" or "gcsr"

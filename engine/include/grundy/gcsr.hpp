@@ -6,7 +6,7 @@
 // the header (magic, version, checksum, sizes against the file length) and,
 // in one parallel pass, the arrays (offsets monotone and ending at M, every
 // target and token below N, layers well formed with every edge pointing to a
-// later layer, original ids a permutation). A truncated, corrupted or
+// later layer, original ids a permutation, degree runs true to the offsets). A truncated, corrupted or
 // foreign file is an InputError, never a crash or a read past the mapping.
 #pragma once
 
@@ -37,7 +37,7 @@ bool is_gcsr_path(std::string_view path);
 /// A validated .gcsr file: views into the caller's mapping (keep it alive).
 struct GcsrGame {
   GameView game;                         ///< ids as stored (renumbered if layered)
-  std::span<const node_t> layer_begin;   ///< empty unless layered: layer l = ids [b[l], b[l+1])
+  StoredLayers layers;                   ///< empty unless layered
   std::span<const node_t> original_ids;  ///< empty unless layered: stored id -> user's id
 };
 
@@ -49,7 +49,9 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
 /// Writes a .gcsr file in place through a shared mapping of a temporary file
 /// that commit() renames to `path`. Space is reserved up front (a full disk
 /// is an error here, not a signal later); destroying the writer without
-/// commit() removes the temporary.
+/// commit() removes the temporary. A layered file's degree runs are derived
+/// from its offsets and layers at commit(), and appended then (their count
+/// is known only once the offsets are written).
 class GcsrWriter {
  public:
   /// layers > 0 makes a layered file with that many layers.
@@ -64,7 +66,8 @@ class GcsrWriter {
   node_t* layer_begin() const { return layer_begin_; }    ///< layers+1 entries
   node_t* original_ids() const { return original_ids_; }  ///< n entries
 
-  /// Seals the header (checksum), unmaps, and renames into place.
+  /// Appends a layered file's degree runs, seals the header (checksum),
+  /// unmaps, and renames into place.
   void commit();
 
  private:

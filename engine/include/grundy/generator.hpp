@@ -30,9 +30,10 @@ enum class Shape {
 
 /// Changes whenever one GenSpec starts to give different bytes (2: the
 /// 32-bit SIMD permutation and per-(rank, j) edge streams; 3: layered
-/// files order each layer by out-degree). Caches of generated files
-/// (grundy bench) carry it in their names.
-inline constexpr int kGeneratorVersion = 3;
+/// files order each layer by out-degree; 4: layered files store their
+/// degree runs). Caches of generated files (grundy bench) carry it in their
+/// names.
+inline constexpr int kGeneratorVersion = 4;
 
 struct GenSpec {
   Shape shape = Shape::uniform;

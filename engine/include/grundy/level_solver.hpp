@@ -17,10 +17,12 @@ namespace grundy {
 
 /// Layers as the mex pass reads them: layer l is order[begin[l], begin[l+1]),
 /// or ids [begin[l], begin[l+1]) themselves when order is null (a graph
-/// renumbered in layer order, where the pass reads memory front to back).
+/// renumbered in layer order, where the pass reads memory front to back;
+/// then degree_runs, when known, spare it the offsets: StoredLayers).
 struct LayerView {
   const node_t* order = nullptr;
   std::span<const node_t> begin;
+  std::span<const node_t> degree_runs;
 
   std::size_t count() const { return begin.size() - 1; }
   std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }
@@ -31,14 +33,14 @@ struct LayerView {
 void level_mex(const CsrView& graph, const LayerView& layers, const ParallelConfig& pc, SgValues& sg,
                PhaseTimer* log = nullptr);
 
-/// SG values: layering (skipped when `stored_layers` gives a renumbered
-/// graph's layers), then level_mex. Records "layering" and "mex" phases.
+/// SG values: layering (skipped when `stored` gives a renumbered graph's
+/// layers), then level_mex. Records "layering" and "mex" phases.
 /// Throws CycleError if the graph is not a DAG.
 SgValues level_sg(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
-                  std::span<const node_t> stored_layers = {});
+                  const StoredLayers& stored = {});
 
 /// The same into `sg`, with `layers` as reusable scratch (batch workspaces).
 void level_sg(const CsrView& graph, const ParallelConfig& pc, Layers& layers, SgValues& sg,
-              PhaseTimer* timer = nullptr, std::span<const node_t> stored_layers = {});
+              PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
 
 }  // namespace grundy

@@ -114,6 +114,42 @@ void mex_identity_down(const edge_t* off, const node_t* targets, Sg* sg, Mex& me
   }
 }
 
+/// Nodes b..e-1 of one degree run of D successors (StoredLayers), whose rows
+/// lie side by side from `rows` (node b's): taken from e-1 down, each row
+/// found by stride, with no offset read and no exit test per node.
+template <std::size_t D, class Sg>
+void mex_stride_down(const node_t* rows, Sg* sg, std::size_t b, std::size_t e) {
+  for (std::size_t i = e; i > b; --i)
+    sg[i - 1] = static_cast<Sg>(std::countr_one(mex_bits_fixed<D, Sg>(rows + (i - 1 - b) * D, sg)));
+}
+
+/// The mex of every node of ids [b, e) of a layered file with degree runs
+/// (StoredLayers: run r is ids [runs[r], runs[r+1]), one out-degree), from
+/// e-1 down. Each run (clipped to [b, e)) reads two offsets, then goes by
+/// stride: below kFixedDegrees, one unrolled body for the whole run.
+template <class Sg, class Mex>
+void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t* targets, Sg* sg, Mex& mex,
+                   std::size_t b, std::size_t e) {
+  static constexpr auto strides = []<std::size_t... D>(std::index_sequence<D...>) {
+    return std::array<void (*)(const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
+        &mex_stride_down<D, Sg>...};
+  }(std::make_index_sequence<kFixedDegrees>{});
+  if (b >= e) return;
+  // The run holding node e-1.
+  auto r = static_cast<std::size_t>(std::upper_bound(runs.begin(), runs.end(), e - 1) - runs.begin()) - 1;
+  for (std::size_t i = e; i > b; --r) {
+    const std::size_t first = std::max<std::size_t>(runs[r], b);
+    const node_t* const rows = targets + off[first];
+    const auto d = static_cast<std::size_t>(off[first + 1] - off[first]);
+    if (d < kFixedDegrees) {
+      strides[d](rows, sg, first, i);
+    } else {
+      for (std::size_t u = i; u-- > first;) sg[u] = mex(rows + (u - first) * d, d, sg);
+    }
+    i = first;
+  }
+}
+
 /// mex_word below 64 successors; above, a bitset of degree+1 bits from a
 /// reusable buffer, cleared word by word afterwards. The wide path stays out
 /// of line so that the loop around the fast path stays small.

@@ -24,11 +24,11 @@ enum class Algo {
 Algo parse_algo(std::string_view name);
 std::string_view algo_name(Algo algo);
 
-/// SG value of every node. `stored_layers` (a layered .gcsr's) lets the
-/// level engine skip layering; the other engines ignore it.
+/// SG value of every node. `stored` (a layered .gcsr's) lets the level
+/// engine skip layering; the other engines ignore it.
 /// Throws CycleError if the graph is not a DAG.
 SgValues solve_sg(const CsrView& graph, Algo algo, const ParallelConfig& pc,
-                  PhaseTimer* timer = nullptr, std::span<const node_t> stored_layers = {});
+                  PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
 
 /// The first node whose value disagrees, and both values.
 struct Mismatch {
