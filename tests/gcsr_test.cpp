@@ -226,8 +226,9 @@ TEST(Gcsr, DegreeRunsThatLieAreRejected) {
   // Run `inner` starting one node late: its first node joins the run before.
   const node_t u = runs[inner];
   EXPECT_EQ(with_run(inner, u + 1), "f.gcsr: degree runs: node " + std::to_string(u + 1) + " has out-degree " +
-                                        degree(u) + ", its run from node " + std::to_string(runs[inner - 1] + 1) +
-                                        " " + degree(runs[inner - 1]));
+                                        degree(u) + ", but the run it lies in (from node " +
+                                        std::to_string(runs[inner - 1] + 1) + ") has out-degree " +
+                                        degree(runs[inner - 1]));
   // Run `outer` starting one node late: a layer starts inside a run.
   const node_t v = runs[outer];
   EXPECT_EQ(with_run(outer, v + 1), "f.gcsr: degree runs: node " + std::to_string(v + 1) +
@@ -235,6 +236,20 @@ TEST(Gcsr, DegreeRunsThatLieAreRejected) {
                                         std::to_string(runs[outer - 1] + 1));
   EXPECT_EQ(with_run(2, runs[1]), "f.gcsr: degree run 1 is empty or out of order");
   EXPECT_EQ(with_run(runs.size() - 1, f.game.graph.n - 1), "f.gcsr: degree runs do not cover nodes 1..N");
+}
+
+TEST(GcsrCli, ConvertAddsDegreeRunsToAnOlderLayeredFile) {
+  // A layered file from before the runs (a fuzz seed written then) solves
+  // the same without them, and `convert` rewrites it with them.
+  TempDir dir;
+  const std::string old = GRUNDY_SOURCE_DIR "/tests/fuzz/corpus/gcsr/sample-layered.gcsr";
+  EXPECT_NE(run_grundy({"info", old}).out.find("layered ids    yes, no degree runs"), std::string::npos);
+  ASSERT_EQ(run_grundy({"convert", "-q", old, dir.file("new.gcsr")}).exit_code, 0);
+  EXPECT_NE(run_grundy({"info", dir.file("new.gcsr")}).out.find("layered ids    yes, 5 degree runs\n"),
+            std::string::npos);
+  const auto want = run_grundy({"solve", GRUNDY_SOURCE_DIR "/datasets/sample.txt", "--move", "--sg-out", "-"});
+  for (const std::string& f : {old, dir.file("new.gcsr")})
+    EXPECT_EQ(run_grundy({"solve", f, "--move", "--sg-out", "-", "--verify"}).out, want.out) << f;
 }
 
 TEST(GcsrCli, SolveGivesTheSameAnswerAsText) {

@@ -255,7 +255,8 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
         fail("degree runs: node " + std::to_string(u + 1) + " starts a layer inside the run from node " +
              std::to_string(first + 1));
       fail("degree runs: node " + std::to_string(u + 1) + " has out-degree " + std::to_string(off[u + 1] - off[u]) +
-           ", its run from node " + std::to_string(first + 1) + " " + std::to_string(off[first + 1] - off[first]));
+           ", but the run it lies in (from node " + std::to_string(first + 1) + ") has out-degree " +
+           std::to_string(off[first + 1] - off[first]));
     }
     const auto* orig = reinterpret_cast<const node_t*>(found[kOriginalIds]);
     std::vector<std::atomic<std::uint64_t>> seen((h.n + 63) / 64);
