@@ -337,7 +337,7 @@ void GcsrWriter::commit() {
     Section runs;
     char* const table = base_ + sizeof h;
     std::memcpy(&runs, table + (h.section_count - 1) * sizeof(Section), sizeof runs);
-    Section layers;
+    Section layers;  // entry 3, as the constructor lays the table out
     std::memcpy(&layers, table + 3 * sizeof(Section), sizeof layers);
     const std::vector<node_t> starts =
         degree_run_starts({static_cast<node_t>(h.n), h.m, offsets_, targets_}, {layer_begin_, layers.count});
