@@ -96,8 +96,9 @@ Command add_convert(CLI::App& root) {
       ->check(CLI::IsMember({0, 1}))
       ->default_val(0);
   sub->add_flag("--layered", opts->layered,
-                "renumber nodes so that each topological layer is a contiguous id range and store "
-                "the layers: solving then skips layering and reads memory in order");
+                "renumber nodes so that each topological layer is a contiguous id range (ordered by "
+                "out-degree) and store the layers and their degree runs: solving then skips layering, "
+                "reads memory in order and takes each run of equal out-degree by stride");
   sub->add_flag("-q,--quiet", opts->quiet, "no summary line on stderr");
   add_threads_option(*sub, opts->threads);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_convert(*opts); }); }};

@@ -52,8 +52,8 @@ Command add_gen(CLI::App& root) {
   sub->add_option("--layers", opts->spec.layers, "layered shape: number of bands (its depth)")
       ->default_val(8);
   sub->add_flag("--layered", opts->layered,
-                "renumber nodes so that each topological layer is a contiguous id range, and store "
-                "the layers (.gcsr only)");
+                "renumber nodes so that each topological layer is a contiguous id range (ordered by "
+                "out-degree), and store the layers and their degree runs (.gcsr only)");
   sub->add_option("--instances", opts->instances,
                   "write this many instances (seeds seed, seed+1, ...) concatenated into one text stream")
       ->default_val(1)
