@@ -36,7 +36,7 @@ struct MexScratch {
 // bench` rounds on one file that has the runs, the binary before them
 // ignoring them: 1.20-1.53x on 1 thread and 1.41-1.67x on 2, against
 // 1.39-1.62x and 1.60-1.81x (a slow phase of the machine: the same
-// node-by-node runs gave 1.29-1.40x and 1.43-1.62x the day before, against
+// node-by-node runs gave 1.29-1.40x and 1.43-1.62x a few hours before, against
 // 1.42-1.74x and 1.54-1.72x choosing the body node by node).
 template <bool Identity, class Sg>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
