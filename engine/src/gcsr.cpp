@@ -275,7 +275,7 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
 }
 
 GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, std::uint64_t layers)
-    : path_(std::move(path)) {
+    : path_(std::move(path)), layers_(layers) {
   std::vector<Section> table = {{kOffsets, kSectionRequired, 0, (n + std::uint64_t{1}) * sizeof(edge_t), n + std::uint64_t{1}},
                                 {kTargets, kSectionRequired, 0, m * sizeof(node_t), m},
                                 {kTokens, kSectionRequired, 0, k * sizeof(node_t), k}};
@@ -331,16 +331,14 @@ GcsrWriter::~GcsrWriter() {
 void GcsrWriter::commit() {
   Header h;
   std::memcpy(&h, base_, sizeof h);
-  if (h.flags & kFlagLayered) {
+  if (layers_ > 0) {
     // The table's last entry: the degree runs, appended past the reserved
     // bytes (their count depends on the offsets just written).
     Section runs;
     char* const table = base_ + sizeof h;
     std::memcpy(&runs, table + (h.section_count - 1) * sizeof(Section), sizeof runs);
-    Section layers;  // entry 3, as the constructor lays the table out
-    std::memcpy(&layers, table + 3 * sizeof(Section), sizeof layers);
     const std::vector<node_t> starts =
-        degree_run_starts({static_cast<node_t>(h.n), h.m, offsets_, targets_}, {layer_begin_, layers.count});
+        degree_run_starts({static_cast<node_t>(h.n), h.m, offsets_, targets_}, {layer_begin_, layers_ + 1});
     runs.offset = h.file_bytes;  // aligned: every section's end is
     runs.count = starts.size();
     runs.bytes = starts.size() * sizeof(node_t);

@@ -29,15 +29,19 @@ struct MexScratch {
 
 // Back to front: within a run of narrow layers the deeper ones come last,
 // and must be done first. With Identity the node is its own position, and
-// runs of equal out-degree take one body each: found from the offsets node
-// by node (mex_identity_down), or known from the file's degree runs (`runs`:
-// mex_runs_down, which reads no offset per node). uniform-layered-m SG
-// against the floor pass (the median over 9 trials), 6 alternating `grundy
-// bench` rounds on one file that has the runs, the binary before them
-// ignoring them: 1.20-1.53x on 1 thread and 1.41-1.67x on 2, against
-// 1.39-1.62x and 1.60-1.81x (a slow phase of the machine: the same
-// node-by-node runs gave 1.29-1.40x and 1.43-1.62x a few hours before, against
-// 1.42-1.74x and 1.54-1.72x choosing the body node by node).
+// runs of equal out-degree take one body each: known from the file's degree
+// runs (`runs`: mex_runs_down, no offset read per node), or, in a file
+// written before they were stored, found from the offsets node by node
+// (mex_identity_down). uniform-layered-m SG against the floor pass (median
+// of 9 trials), 6 alternating `grundy bench` rounds on one file with runs,
+// the binary before them finding them node by node: 1.20-1.53x on 1 thread
+// and 1.41-1.67x on 2, against 1.39-1.62x and 1.60-1.81x (a slow phase of
+// the machine; a few hours before, node by node gave 1.29-1.40x and
+// 1.43-1.62x, against 1.42-1.74x and 1.54-1.72x choosing the body per node).
+// Deriving the runs of a file without them (one serial pass over the
+// offsets, then mex_runs_down) lost on 2 threads: that file, 4 alternating
+// rounds, 1.64-1.73x the floor against 1.46-1.51x node by node (1 thread:
+// 1.33-1.40x against 1.26-1.42x). So both ways stay.
 template <bool Identity, class Sg>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
@@ -135,7 +139,8 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
       }
     } else {  // a node of 64 successors or more, or more than a batch holds
       --i;
-      mex_range<Identity>(order, {}, off, targets, sg, scratch.mex, i, i + 1, false);
+      const node_t u = Identity ? static_cast<node_t>(i) : order[i];
+      sg[u] = scratch.mex(targets + off[u], static_cast<std::size_t>(off[u + 1] - off[u]), sg);
     }
   }
 }

@@ -25,10 +25,10 @@
 // successors) a 2-thread solve peaks at 535,992 KiB (`/usr/bin/time grundy
 // solve`), 9.7 B a node beyond the 467 MB mapping, as with appends of whole
 // ids (536,096 KiB); 536,956 KiB (9.9 B a node) since two threads count
-// the in-degrees without the bins (layering.cpp), at 8445e94. The bound's size was measured with whole ids: on a
-// 10^7-node solve, 2^24 targets peaked 40 MB higher (4 bytes a node,
-// against a budget of the mapping plus 16 bytes a node) in the same time;
-// 2^22 measured ~10% slower.
+// the in-degrees without the bins (layering.cpp), at 8445e94. The bound's
+// size was measured with whole ids: on a 10^7-node solve, 2^24 targets
+// peaked 40 MB higher (4 bytes a node, against a budget of the mapping plus
+// 16 bytes a node) in the same time; 2^22 measured ~10% slower.
 #pragma once
 
 #include <tbb/blocked_range.h>

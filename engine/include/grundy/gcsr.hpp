@@ -6,8 +6,9 @@
 // the header (magic, version, checksum, sizes against the file length) and,
 // in one parallel pass, the arrays (offsets monotone and ending at M, every
 // target and token below N, layers well formed with every edge pointing to a
-// later layer, original ids a permutation, degree runs true to the offsets). A truncated, corrupted or
-// foreign file is an InputError, never a crash or a read past the mapping.
+// later layer, original ids a permutation, degree runs true to the
+// offsets). A truncated, corrupted or foreign file is an InputError, never a
+// crash or a read past the mapping.
 #pragma once
 
 #include <cstdint>
@@ -80,6 +81,7 @@ class GcsrWriter {
   node_t* tokens_ = nullptr;
   node_t* layer_begin_ = nullptr;
   node_t* original_ids_ = nullptr;
+  std::uint64_t layers_ = 0;  // 0: not layered
 };
 
 /// Writes an in-memory game (plus optional layering) as .gcsr.
