@@ -45,6 +45,7 @@ std::string json_line(const InstanceResult& r) {
                 r.nim_sum, static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.m),
                 static_cast<unsigned long long>(r.k), static_cast<unsigned long long>(r.depth), r.microseconds);
   std::string line = "{\"name\": " + json_string(r.name) + ", \"verdict\": \"" + verdict(r.status) + "\", " + nums;
+  if (r.line != 0) line += ", \"line\": " + std::to_string(r.line);
   if (!r.message.empty()) line += ", \"error\": " + json_string(r.message);
   if (!r.move.empty()) line += ", \"move\": " + json_string(r.move);
   return line + "}\n";
@@ -56,39 +57,39 @@ int run_batch_command(const BatchCliOptions& o) {
   options.pc = {resolve_threads(o.threads)};
   options.verify = o.verify;
   options.move = o.move;
-  const std::vector<std::string> files = expand_batch_inputs(o.inputs);
+  const std::vector<BatchInput> inputs = expand_batch_inputs(o.inputs);
   Progress progress("batch", 0);
-  const auto results = run_batch(files, options, [&](std::size_t done, std::size_t total) {
-    if (o.quiet) return;
-    progress.set_total(total);
-    progress.update(done);
-  });
-  progress.finish();
-
+  // Lines leave as their instances finish (in input order), one write per
+  // chunk of instances, so a long batch or a pipe shows its results at once.
   OutputFile out("-");
-  std::size_t wins = 0, losses = 0, errors = 0, mismatches = 0;
-  std::uint64_t bytes = 0;
-  for (const auto& r : results) {
-    out.write(o.json ? json_line(r) : text_line(r));
-    wins += r.status == InstanceResult::Status::win;
-    losses += r.status == InstanceResult::Status::lose;
-    errors += r.status == InstanceResult::Status::error;
-    mismatches += r.status == InstanceResult::Status::mismatch;
-    bytes += r.bytes;
-  }
+  std::string lines;
+  const BatchCounts counts = run_batch(
+      inputs, options, [&](const InstanceResult& r) { lines += o.json ? json_line(r) : text_line(r); },
+      [&](std::size_t done, std::size_t total) {
+        out.write(lines);
+        out.flush_now();
+        lines.clear();
+        if (o.quiet) return;
+        progress.set_total(total);
+        progress.update(done);
+      });
+  out.write(lines);
   out.commit();
+  progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!o.quiet) {
     std::fprintf(stderr,
-                 "grundy: batch: %zu instances: %zu win, %zu lose, %zu errors%s in %.3f s "
+                 "grundy: batch: %llu instances: %llu win, %llu lose, %llu errors%s in %.3f s "
                  "(%.0f instances/s, %.1f MB/s, %u threads)\n",
-                 results.size(), wins, losses, errors,
-                 mismatches ? (", " + std::to_string(mismatches) + " verification mismatches").c_str() : "",
-                 seconds, static_cast<double>(results.size()) / seconds,
-                 static_cast<double>(bytes) / seconds / 1e6, options.pc.threads);
+                 static_cast<unsigned long long>(counts.instances), static_cast<unsigned long long>(counts.wins),
+                 static_cast<unsigned long long>(counts.losses), static_cast<unsigned long long>(counts.errors),
+                 counts.mismatches ? (", " + std::to_string(counts.mismatches) + " verification mismatches").c_str()
+                                   : "",
+                 seconds, static_cast<double>(counts.instances) / seconds,
+                 static_cast<double>(counts.bytes) / seconds / 1e6, options.pc.threads);
   }
-  if (mismatches) return kMismatch;
-  return errors ? kBadInput : kOk;
+  if (counts.mismatches) return kMismatch;
+  return counts.errors ? kBadInput : kOk;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "bench_report.hpp"
@@ -49,6 +50,7 @@ std::vector<Entry> read_manifest(const BenchOptions& o) {
   std::ifstream in(o.manifest);
   if (!in) throw InputError(o.manifest + ": cannot open the dataset manifest");
   std::vector<Entry> out;
+  std::set<std::string> names;
   std::size_t line_no = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_no;
@@ -62,10 +64,14 @@ std::vector<Entry> read_manifest(const BenchOptions& o) {
       throw InputError(o.manifest + ":" + std::to_string(line_no) + ": expected 9 tab-separated fields");
     try {
       e.spec.shape = parse_shape(e.info.shape);
+      check_spec(e.spec);  // sizes past what any file holds are refused here, with the row's line
     } catch (const std::invalid_argument& err) {
       throw InputError(o.manifest + ":" + std::to_string(line_no) + ": " + err.what());
     }
     e.info.layered = layered == "yes";
+    if (!names.insert(e.info.name).second)
+      throw InputError(o.manifest + ":" + std::to_string(line_no) + ": dataset \"" + e.info.name +
+                       "\" is named twice (each name has its own cache file)");
     const auto wanted = [](const std::vector<std::string>& v, const std::string& x) {
       return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
     };
@@ -109,6 +115,14 @@ int run_bench(BenchOptions o) {
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   std::vector<Algo> algos;
   for (const auto& a : o.algos) algos.push_back(parse_algo(a));
+  // The report's folder, checked before hours of runs: not a file, creatable.
+  {
+    std::error_code ec;
+    if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_directory(o.out, ec))
+      throw InputError(o.out + ": --out names a file; bench writes a folder of reports there");
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) throw InputError(o.out + ": cannot create the report folder: " + ec.message());
+  }
   const std::vector<Entry> entries = read_manifest(o);
   if (entries.empty()) {
     std::fprintf(stderr, "grundy: bench: no dataset of sizes/names asked for in %s\n", o.manifest.c_str());

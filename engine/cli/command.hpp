@@ -27,6 +27,16 @@ Command add_info(CLI::App& root);
 const std::string& command_line();
 void set_command_line(int argc, char** argv);
 
+/// A validator for counts and ids: rejects a sign and values past 2^64 - 1
+/// with the option's name, and turns the shorthands 1e6, 10M (K, M, G, T:
+/// powers of 1000) and 2^20 into plain decimal.
+CLI::Validator count_text();
+
+/// The most threads a pool may have: a few times the cores (threads past
+/// the cores only take turns, and thousands of them make every parallel
+/// loop wait on threads that have nothing to do).
+unsigned max_threads();
+
 /// Adds `--threads N` (default: every core) to a subcommand.
 void add_threads_option(CLI::App& sub, unsigned& threads);
 

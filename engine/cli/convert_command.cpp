@@ -1,6 +1,7 @@
 // grundy convert IN OUT.gcsr: classic text, a plain edge list (.el) or a
 // .gcsr into a .gcsr, optionally renumbered by layers (--layered).
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "command.hpp"
@@ -64,14 +65,19 @@ int run_convert(const ConvertOptions& o) {
                        {w.offsets(), w.targets(), w.tokens(), w.layer_begin(), w.original_ids()});
     w.commit();
   } else {
+    try {
+      (void)compute_layers(g, pc);  // a .gcsr holds a DAG: a cycle is refused here, not when it is solved
+    } catch (const CycleError& e) {
+      throw InputError(in.name() + ": " + e.what());
+    }
     write_gcsr(o.output, game.view);
   }
   if (!o.quiet) {
-    const MappedFile out(o.output);
+    std::error_code ec;
+    const auto bytes = static_cast<std::size_t>(std::filesystem::file_size(o.output, ec));
     std::fprintf(stderr, "grundy: wrote %s: N %u, M %llu, K %zu, %zu bytes (%.2f bytes/edge)%s\n",
                  o.output.c_str(), g.n, static_cast<unsigned long long>(g.m), game.view.tokens.size(),
-                 out.bytes().size(),
-                 g.m ? static_cast<double>(out.bytes().size()) / static_cast<double>(g.m) : 0.0,
+                 bytes, g.m ? static_cast<double>(bytes) / static_cast<double>(g.m) : 0.0,
                  layer_count ? (", " + std::to_string(layer_count) + " layers").c_str() : "");
   }
   return kOk;

@@ -44,12 +44,17 @@ Command add_gen(CLI::App& root) {
   sub->add_option("out", opts->out, "output file: *.gcsr for binary, anything else for text (\"-\": stdout)")
       ->required();
   sub->add_option("--shape", opts->shape, shape_names())->default_str("uniform");
-  sub->add_option("-n,--nodes", opts->spec.nodes, "node count")->default_val(1000);
+  sub->add_option("-n,--nodes", opts->spec.nodes, "node count")
+      ->transform(count_text())->default_val(1000);
   sub->add_option("-m,--edges", opts->spec.edges, "edge count (tournament: N(N-1)/2; chain: at least N-1)")
+      ->transform(count_text())
       ->default_val(4000);
-  sub->add_option("-k,--tokens", opts->spec.tokens, "token count")->default_val(10);
-  sub->add_option("-s,--seed", opts->spec.seed, "random seed")->default_val(1);
+  sub->add_option("-k,--tokens", opts->spec.tokens, "token count")
+      ->transform(count_text())->default_val(10);
+  sub->add_option("-s,--seed", opts->spec.seed, "random seed")
+      ->transform(count_text())->default_val(1);
   sub->add_option("--layers", opts->spec.layers, "layered shape: number of bands (its depth)")
+      ->transform(count_text())
       ->default_val(8);
   sub->add_flag("--layered", opts->layered,
                 "renumber nodes so that each topological layer is a contiguous id range (ordered by "
@@ -57,7 +62,10 @@ Command add_gen(CLI::App& root) {
   sub->add_option("--instances", opts->instances,
                   "write this many instances (seeds seed, seed+1, ...) concatenated into one text stream")
       ->default_val(1)
-      ->check(CLI::PositiveNumber);
+      ->transform(count_text())
+      ->check(CLI::Validator(
+          [](std::string& v) { return v == "0" ? std::string("--instances must be at least 1") : std::string(); },
+          "N"));
   add_threads_option(*sub, opts->threads);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_gen(*opts); }); }};
 }

@@ -65,17 +65,16 @@ int run_info(const InfoOptions& o) {
   const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
   const CsrView& g = game.view.graph;
 
+  // Layered again even when the file stores layers: a file's layers need
+  // only respect the edges, and the depth is the graph's, not the file's.
   Layers computed;
-  LayerView layers{nullptr, game.layers.begin, game.layers.degree_runs};
-  if (game.layers.empty()) {
-    timer.start("layering");
-    try {
-      computed = compute_layers(g, pc);
-    } catch (const CycleError& e) {
-      throw InputError(in.name() + ": " + e.what());
-    }
-    layers = {computed.order.data(), computed.begin, {}};
+  timer.start("layering");
+  try {
+    computed = compute_layers(g, pc);
+  } catch (const CycleError& e) {
+    throw InputError(in.name() + ": " + e.what());
   }
+  const LayerView layers{computed.order.data(), computed.begin, {}};
   timer.start("mex");
   SgValues sg(g.n, g.m);
   level_mex(g, layers, pc, sg);

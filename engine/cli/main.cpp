@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "grundy/cycle.hpp"
 #include "grundy/input_error.hpp"
+#include "grundy/temp_file.hpp"
 
 int main(int argc, char** argv) {
   using namespace grundy;
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
                "and checks its answers"};
   app.require_subcommand(1, 1);
   cli::set_command_line(argc, argv);
+  install_interrupt_cleanup();  // SIGXFSZ ignored from the start: `--sg-out -` under ulimit -f is a write error
   app.set_version_flag("--version", GRUNDY_VERSION);
   // Only the subcommand the user named is built: setting up all of CLI11's
   // options took ~0.18 ms, a tenth of a judge-sized `grundy solve`. Help,
@@ -37,12 +39,23 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? cli::kOk : cli::kUsage;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One line, naming the command: "grundy: gen: --tokens: ...".
+    std::string where;
+    for (const auto& c : commands)
+      if (c.app->parsed()) where = std::string(c.app->get_name()) + ": ";
+    std::fprintf(stderr, "grundy: %s%s (see grundy %s--help)\n", where.c_str(), e.what(),
+                 where.empty() ? "" : (where.substr(0, where.size() - 2) + " ").c_str());
+    return cli::kUsage;
   }
   try {
-    for (const auto& c : commands)
-      if (c.app->parsed()) return c.run();
+    for (const auto& c : commands) {
+      if (!c.app->parsed()) continue;
+      const int rc = c.run();
+      // What went through stdio (info's report) must have reached stdout.
+      if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw InputError("<stdout>: write failed");
+      return rc;
+    }
   } catch (const InputError& e) {
     std::fprintf(stderr, "grundy: %s\n", e.what());
   } catch (const std::bad_alloc&) {

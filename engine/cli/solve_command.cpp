@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "command.hpp"
+#include "grundy/memory_budget.hpp"
 #include "profile_report.hpp"
 #include "grundy/game_loader.hpp"
 #include "grundy/cycle.hpp"
@@ -42,6 +43,9 @@ int solve(const SolveOptions& o) {
   const MappedFile in(o.input);
   const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
   const CsrView graph = game.view.graph;
+  require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify),
+                 in.name(), std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " +
+                     o.algo + (o.verify ? " --verify" : ""));
   SgValues sg;
   try {
     sg = planted(solve_sg(graph, parse_algo(o.algo), pc, &timer, game.layers), o.plant_error);
@@ -73,7 +77,8 @@ int solve(const SolveOptions& o) {
       write_lines(f, std::span(by_user));
     });
   };
-  if (!o.sg_out.empty() && o.sg_out != "-") {
+  const bool sg_to_stdout = !o.sg_out.empty() && names_stdout(o.sg_out);
+  if (!o.sg_out.empty() && !sg_to_stdout) {
     OutputFile file(o.sg_out);
     write_sg(file);
     file.commit();
@@ -91,7 +96,7 @@ int solve(const SolveOptions& o) {
     }
     out.write(line);
   }
-  if (o.sg_out == "-") write_sg(out);
+  if (sg_to_stdout) write_sg(out);
   out.commit();
   const ProfileFacts facts{in.name(), o.algo, pc.threads, graph};
   if (o.stats) print_stats(timer, facts);

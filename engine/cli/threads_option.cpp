@@ -1,21 +1,111 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string_view>
 #include <thread>
 
 #include "command.hpp"
 
 namespace grundy::cli {
 
+namespace {
+
+unsigned cores() {
+  const unsigned c = std::thread::hardware_concurrency();
+  return c > 0 ? c : 1;
+}
+
+// "2^20", "1e6", "10M" or plain digits as a number; nullopt past 2^64 - 1.
+std::optional<std::uint64_t> parse_count(const std::string& text, std::string& why) {
+  const auto digits = [](std::string_view s, std::uint64_t& v) {
+    if (s.empty()) return false;
+    v = 0;
+    for (const char c : s) {
+      if (c < '0' || c > '9') return false;
+      if (v > (UINT64_MAX - static_cast<unsigned>(c - '0')) / 10) return false;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    return true;
+  };
+  const auto times = [](std::uint64_t a, std::uint64_t b) -> std::optional<std::uint64_t> {
+    std::uint64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+    return r;
+  };
+  std::uint64_t base = 0, exp = 0;
+  const std::string_view s = text;
+  if (const auto caret = s.find('^'); caret != std::string_view::npos) {
+    if (!digits(s.substr(0, caret), base) || !digits(s.substr(caret + 1), exp)) return std::nullopt;
+    std::optional<std::uint64_t> r = 1;
+    for (std::uint64_t i = 0; i < exp && r; ++i) r = times(*r, base);
+    if (!r) why = "is past 2^64 - 1";
+    return r;
+  }
+  if (const auto e = s.find_first_of("eE"); e != std::string_view::npos) {
+    if (!digits(s.substr(0, e), base) || !digits(s.substr(e + 1), exp)) return std::nullopt;
+    std::optional<std::uint64_t> r = base;
+    for (std::uint64_t i = 0; i < exp && r; ++i) r = times(*r, 10);
+    if (!r) why = "is past 2^64 - 1";
+    return r;
+  }
+  static constexpr std::pair<char, std::uint64_t> kSuffix[] = {
+      {'K', 1000}, {'M', 1000000}, {'G', 1000000000}, {'T', 1000000000000}};
+  for (const auto& [c, scale] : kSuffix) {
+    if (!s.empty() && (s.back() == c || s.back() == c + ('a' - 'A'))) {
+      if (!digits(s.substr(0, s.size() - 1), base)) return std::nullopt;
+      const auto r = times(base, scale);
+      if (!r) why = "is past 2^64 - 1";
+      return r;
+    }
+  }
+  if (!digits(s, base)) {
+    if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      why = "is past 2^64 - 1";
+    return std::nullopt;
+  }
+  return base;
+}
+
+}  // namespace
+
+CLI::Validator count_text() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        if (!value.empty() && (value[0] == '-' || value[0] == '+'))
+          return "\"" + value + "\" has a sign: a count is a plain number";
+        std::string why;
+        const auto v = parse_count(value, why);
+        if (!v) return "\"" + value + "\" " + (why.empty() ? "is not a count (digits, 1e6, 10M or 2^20)" : why);
+        value = std::to_string(*v);
+        return {};
+      },
+      "N");
+}
+
+unsigned max_threads() { return std::max(8u, 4 * cores()); }
+
 void add_threads_option(CLI::App& sub, unsigned& threads) {
   sub.add_option("-t,--threads", threads, "worker threads (default: every core)")
-      ->check(CLI::Range(1u, 4096u));
+      ->type_name("N")
+      ->transform(count_text())
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const unsigned long long v = std::stoull(value);
+            if (v < 1 || v > max_threads())
+              return "--threads " + value + " is not between 1 and " + std::to_string(max_threads()) +
+                     " (4 per core here, at least 8)";
+            return {};
+          },
+          "N"));
 }
 
 unsigned resolve_threads(unsigned requested) {
   if (requested > 0) return requested;
-  const unsigned cores = std::thread::hardware_concurrency();
-  return cores > 0 ? cores : 1;
+  return cores();
 }
 
 namespace {
@@ -31,6 +121,9 @@ void set_command_line(int argc, char** argv) {
 
 int run_with_threads(unsigned requested, const std::function<int()>& body) {
   if (requested == 0) return body();
+  if (requested > cores())
+    std::fprintf(stderr, "grundy: note: %u threads on %u cores: the threads past the cores take turns\n",
+                 requested, cores());
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, requested);
   tbb::task_arena arena(static_cast<int>(requested));
   return arena.execute(body);

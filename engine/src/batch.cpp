@@ -21,6 +21,7 @@
 #include "grundy/layering.hpp"
 #include "grundy/level_solver.hpp"
 #include "grundy/mapped_file.hpp"
+#include "grundy/memory_budget.hpp"
 #include "grundy/output_file.hpp"
 #include "grundy/solver.hpp"
 
@@ -37,10 +38,13 @@ struct Workspace {
 };
 
 struct Item {
-  const MappedFile* file = nullptr;  // null: the file could not be opened
-  std::string open_error;
-  InstanceSpan span;
+  std::shared_ptr<const MappedFile> file{};  // null: the input could not be opened or listed
+  std::string open_error{};
+  InstanceSpan span{};
   bool gcsr = false;
+  std::string note{};  // appended to the instance's error
+  std::uint64_t line = 0;
+  std::string framing_error{};  // the framer's verdict on a damaged region (not parsed)
 };
 
 InstanceResult named(std::string name) {
@@ -60,6 +64,7 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
   r.bytes = item.span.end - item.span.begin;
   try {
     if (item.file == nullptr) throw InputError(item.open_error);
+    if (!item.framing_error.empty()) throw InputError(item.framing_error);
     const std::string& path = item.file->name();
     GameView view;
     StoredLayers stored;
@@ -70,11 +75,14 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
       stored = f.layers;
       original = f.original_ids;
     } else {
-      parse_classic(item.file->bytes().substr(0, item.span.end), {path, pc.threads, nullptr, item.span.begin},
-                    ws.game, ws.ids);
+      const std::string_view text = item.file->bytes().substr(0, item.span.end);
+      const LineOrigin origin(text, item.span.begin, item.line == 0 ? 1 : item.line);
+      parse_classic(text, {path, pc.threads, nullptr, item.span.begin}, ws.game, ws.ids);
       view = ws.game.view();
     }
     const CsrView& g = view.graph;
+    require_memory(graph_bytes(g) + solve_memory_bytes(g.n, g.m, Algo::level, o.verify), r.name,
+                   std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
     r.n = g.n;
     r.m = g.m;
     r.k = view.tokens.size();
@@ -109,6 +117,7 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
   } catch (const InputError& e) {
     r.status = InstanceResult::Status::error;
     r.message = e.what();
+    if (!item.note.empty()) r.message += "; " + item.note;
   } catch (const std::bad_alloc&) {
     r.status = InstanceResult::Status::error;
     r.message = r.name + ": out of memory";
@@ -116,103 +125,162 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
   r.microseconds = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Solves items[first, last) into results[first, last), in parallel; an
-// instance at least big_bytes large gets every thread (the parallel engine,
-// nested inside the batch's own parallelism).
-void solve_range(const std::vector<Item>& items, std::vector<InstanceResult>& results, std::size_t first,
-                 std::size_t last, const BatchOptions& o, tbb::enumerable_thread_specific<Workspace>& workspaces) {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 1), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i < r.end(); ++i) {
-      const bool big = items[i].span.end - items[i].span.begin >= o.big_bytes;
-      solve_item(items[i], results[i], workspaces.local(), o, big ? o.pc : ParallelConfig{1});
+}  // namespace
+
+namespace {
+
+// Walks a folder recursively: its instance files, and an entry for every
+// folder or link that cannot be read, so that nothing is dropped in silence.
+void walk_folder(const std::filesystem::path& dir, std::vector<BatchInput>& out) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) {
+    out.push_back({dir.string(), "cannot read folder: " + ec.message()});
+    return;
+  }
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (ec) {
+      out.push_back({dir.string(), "cannot read folder: " + ec.message()});
+      return;
     }
-  });
+    const std::filesystem::path& p = it->path();
+    std::error_code st;
+    const auto status = it->status(st);  // follows links
+    if (st || !std::filesystem::exists(status)) {
+      if (it->is_symlink(st) && is_instance_file(p))
+        out.push_back({p.string(), "a link to nothing (dangling symbolic link)"});
+      else if (!it->is_symlink(st))
+        out.push_back({p.string(), "cannot stat: " + (st ? st.message() : std::string("missing"))});
+      continue;
+    }
+    if (std::filesystem::is_directory(status)) {
+      walk_folder(p, out);
+    } else if (is_instance_file(p)) {
+      out.push_back({p.string(), {}});
+    }
+  }
 }
 
 }  // namespace
 
-std::vector<std::string> expand_batch_inputs(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
+std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& paths) {
+  std::vector<BatchInput> inputs;
   for (const auto& p : paths) {
     std::error_code ec;
     if (p != "-" && std::filesystem::is_directory(p, ec)) {
-      std::vector<std::string> found;
-      for (auto it = std::filesystem::recursive_directory_iterator(p, ec);
-           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_regular_file(ec) && is_instance_file(it->path())) found.push_back(it->path().string());
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
+      std::vector<BatchInput> found;
+      walk_folder(p, found);
+      std::stable_sort(found.begin(), found.end(),
+                       [](const BatchInput& a, const BatchInput& b) { return a.path < b.path; });
+      inputs.insert(inputs.end(), found.begin(), found.end());
     } else {
-      files.push_back(p);
+      inputs.push_back({p, {}});
     }
   }
-  return files;
+  return inputs;
 }
 
-std::vector<InstanceResult> run_batch(const std::vector<std::string>& files, const BatchOptions& o,
-                                      const std::function<void(std::size_t, std::size_t)>& progress) {
-  std::vector<std::unique_ptr<MappedFile>> mapped;
-  std::vector<Item> items;
-  std::vector<InstanceResult> results;
-  std::size_t total_bytes = 0, done_bytes = 0;
-  for (const auto& path : files) {
-    std::error_code ec;
-    total_bytes += path == "-" ? 0 : static_cast<std::size_t>(std::filesystem::file_size(path, ec));
+namespace {
+
+// Turns the inputs into items, one file at a time, in input order. A file
+// stays mapped while an item of it is in flight (the items share it), so a
+// batch of 100,000 files holds only a few mappings at a time.
+class ItemProducer {
+ public:
+  explicit ItemProducer(const std::vector<BatchInput>& inputs) : inputs_(inputs) {}
+
+  // The next item and its result's name, or false at the end of the inputs.
+  bool next(Item& item, std::string& name) {
+    while (true) {
+      if (framer_) {
+        if (!lookahead_) {
+          framer_.reset();
+          file_.reset();
+          continue;
+        }
+        const FramedInstance here = std::move(*lookahead_);
+        lookahead_ = framer_->next();
+        const bool only = here.index == 1 && !lookahead_ && first_;
+        first_ = false;
+        item = {.file = file_, .span = here.span, .note = here.note, .line = here.line};
+        if (!here.error.empty())
+          item.framing_error = file_->name() + ":" + std::to_string(here.line) + ": " + here.error;
+        name = only ? file_->name()
+               : here.index != 0 ? file_->name() + "#" + std::to_string(here.index)
+                                 : file_->name() + ":" + std::to_string(here.line);
+        return true;
+      }
+      if (next_input_ == inputs_.size()) return false;
+      const BatchInput& in = inputs_[next_input_++];
+      name = in.path == "-" ? "<stdin>" : in.path;
+      if (!in.error.empty()) {
+        item = {.open_error = in.path + ": " + in.error};
+        return true;
+      }
+      try {
+        file_ = std::make_shared<const MappedFile>(in.path);
+      } catch (const InputError& e) {
+        item = {.open_error = e.what()};
+        return true;
+      }
+      if (looks_like_gcsr(file_->bytes())) {
+        item = {.file = file_, .span = {0, file_->bytes().size()}, .gcsr = true};
+        file_.reset();
+        return true;
+      }
+      framer_.emplace(file_->bytes());
+      first_ = true;
+      lookahead_ = framer_->next();
+      if (!lookahead_) {  // nothing but whitespace: an error to report
+        framer_.reset();
+        item = {.file = file_, .span = {0, file_->bytes().size()}};
+        file_.reset();
+        return true;
+      }
+    }
   }
 
+ private:
+  const std::vector<BatchInput>& inputs_;
+  std::size_t next_input_ = 0;
+  std::shared_ptr<const MappedFile> file_;  // the text file being framed
+  std::optional<StreamFramer> framer_;
+  std::optional<FramedInstance> lookahead_;  // its next instance, found early
+  bool first_ = false;
+};
+
+}  // namespace
+
+BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions& o,
+                      const std::function<void(const InstanceResult&)>& sink,
+                      const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::size_t total_bytes = 0, done_bytes = 0;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    const auto size = in.path == "-" || !in.error.empty() ? 0 : std::filesystem::file_size(in.path, ec);
+    total_bytes += ec ? 0 : static_cast<std::size_t>(size);
+  }
+  BatchCounts counts;
+
   // A pipeline: splitting (serial, in order) runs while earlier instances
-  // are solved (in parallel), so a 600 MB stream is never split up front.
+  // are solved (in parallel), and results leave in order as soon as they
+  // and those before them are done.
   struct Chunk {
     std::vector<Item> items;
     std::vector<InstanceResult> results;
   };
-  std::size_t next_file = 0;
-  std::optional<InstanceSplitter> splitter;  // the text file being split
-  std::optional<InstanceSpan> lookahead;     // its next instance, found early
-  const MappedFile* current = nullptr;
-  std::size_t index_in_file = 0;
+  ItemProducer producer(inputs);
   constexpr std::size_t kChunkItems = 16;
-  // The next chunk of instances, or null at the end of the inputs.
   const auto produce = [&]() -> Chunk* {
     auto chunk = std::make_unique<Chunk>();
-    const auto add = [&](const Item& item, std::string name) {
-      chunk->items.push_back(item);
+    Item item;
+    std::string name;
+    while (chunk->items.size() < kChunkItems && producer.next(item, name)) {
+      chunk->items.push_back(std::move(item));
       chunk->results.push_back(named(std::move(name)));
-    };
-    while (chunk->items.size() < kChunkItems) {
-      if (splitter) {
-        const std::optional<InstanceSpan> span = lookahead ? lookahead : splitter->next();
-        lookahead = splitter->next();  // a file of one instance is named by its path alone
-        if (!span) {
-          splitter.reset();
-          continue;
-        }
-        const bool only = index_in_file == 0 && !lookahead;
-        add({current, {}, *span, false}, only ? current->name() : current->name() + "#" + std::to_string(index_in_file + 1));
-        ++index_in_file;
-        if (!lookahead) splitter.reset();
-        continue;
-      }
-      if (next_file == files.size()) break;
-      const std::string& path = files[next_file++];
-      try {
-        mapped.push_back(std::make_unique<MappedFile>(path));
-      } catch (const InputError& e) {
-        add({nullptr, e.what(), {}, false}, path == "-" ? "<stdin>" : path);
-        continue;
-      }
-      current = mapped.back().get();
-      if (looks_like_gcsr(current->bytes())) {
-        add({current, {}, {0, current->bytes().size()}, true}, current->name());
-        continue;
-      }
-      splitter.emplace(current->bytes());
-      index_in_file = 0;
-      lookahead = splitter->next();
-      if (!lookahead) {  // nothing but whitespace: an error to report
-        splitter.reset();
-        add({current, {}, {0, current->bytes().size()}, false}, current->name());
-      }
+      chunk->results.back().line = chunk->items.back().line;
+      item = {};
+      name.clear();
     }
     return chunk->items.empty() ? nullptr : chunk.release();
   };
@@ -224,12 +292,12 @@ std::vector<InstanceResult> run_batch(const std::vector<std::string>& files, con
     }
     return c;
   };
-  const auto append = [&](Chunk* c) {
-    const std::unique_ptr<Chunk> owned(c);
+  const auto emit = [&](Chunk* c) {
+    const std::unique_ptr<Chunk> owned(c);  // unmaps a finished file with its last items
     for (std::size_t i = 0; i < c->items.size(); ++i) {
       done_bytes += c->items[i].span.end - c->items[i].span.begin;
-      items.push_back(std::move(c->items[i]));
-      results.push_back(std::move(c->results[i]));
+      counts.add(c->results[i]);
+      sink(c->results[i]);
     }
     if (progress) progress(done_bytes, total_bytes);
   };
@@ -243,70 +311,22 @@ std::vector<InstanceResult> run_batch(const std::vector<std::string>& files, con
                                          return c;
                                        }) &
             tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, solve) &
-            tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, append));
+            tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, emit));
   } else {
-    while (Chunk* c = produce()) append(solve(c));
+    while (Chunk* c = produce()) emit(solve(c));
   }
-  // Streams, for the resynchronization below: runs of items of one text file.
-  struct Stream {
-    const MappedFile* file;
-    std::size_t first, last;  // its items
-  };
-  std::vector<Stream> streams;
-  for (std::size_t i = 0; i < items.size();) {
-    std::size_t j = i + 1;
-    while (j < items.size() && items[j].file == items[i].file && items[i].file != nullptr && !items[i].gcsr) ++j;
-    if (j - i > 1) streams.push_back({items[i].file, i, j});
-    i = j;
-  }
+  return counts;
+}
 
-  // Resynchronize streams where a bad instance threw the count off: two bad
-  // instances in a row (instance_stream.hpp says how and when this works).
-  // Streams are walked back to front, so that replacing one stream's items
-  // leaves the indices of the streams still to visit unchanged.
-  using S = InstanceResult::Status;
-  for (std::size_t s = streams.size(); s-- > 0;) {
-    const MappedFile* file = streams[s].file;
-    const std::string_view text = file->bytes();
-    std::size_t last = streams[s].last;
-    for (std::size_t i = streams[s].first; i + 1 < last; ++i) {
-      if (results[i].status != S::error || results[i + 1].status != S::error) continue;
-      Workspace probe;
-      const auto valid = [&](std::size_t start) {
-        const auto spans = split_instances(text, start);
-        try {
-          parse_classic(text.substr(0, spans.front().end), {file->name(), 1, nullptr, start}, probe.game,
-                        probe.ids);
-          return true;
-        } catch (const InputError&) {
-          return false;
-        }
-      };
-      const std::size_t index = i - streams[s].first + 1;  // the bad instance's number
-      std::vector<Item> redo;
-      std::vector<InstanceResult> redo_results;
-      const auto name = [&](std::size_t k) { return file->name() + "#" + std::to_string(index + k); };
-      if (const auto at = resync(text, items[i].span.begin, valid)) {
-        for (const InstanceSpan& sp : split_instances(text, *at)) {
-          redo.push_back({file, {}, sp, false});
-          redo_results.push_back(named(name(redo.size())));
-        }
-        solve_range(redo, redo_results, 0, redo.size(), o, workspaces);
-      } else {
-        redo.push_back({file, {}, {items[i].span.end, text.size()}, false});
-        redo_results.push_back(named(name(1)));
-        redo_results.back().message = file->name() + ": no valid instance found after bad instance #" +
-                                      std::to_string(index) + "; the rest of the stream is skipped";
-      }
-      const auto cut = static_cast<std::ptrdiff_t>(i + 1);
-      items.erase(items.begin() + cut, items.begin() + static_cast<std::ptrdiff_t>(last));
-      results.erase(results.begin() + cut, results.begin() + static_cast<std::ptrdiff_t>(last));
-      items.insert(items.begin() + cut, redo.begin(), redo.end());
-      results.insert(results.begin() + cut, redo_results.begin(), redo_results.end());
-      last = i + 1 + redo.size();
-    }
+void BatchCounts::add(const InstanceResult& r) {
+  ++instances;
+  bytes += r.bytes;
+  switch (r.status) {
+    case InstanceResult::Status::win: ++wins; break;
+    case InstanceResult::Status::lose: ++losses; break;
+    case InstanceResult::Status::error: ++errors; break;
+    case InstanceResult::Status::mismatch: ++mismatches; break;
   }
-  return results;
 }
 
 }  // namespace grundy

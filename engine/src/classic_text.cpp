@@ -278,6 +278,8 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
     if (p == e) break;
     const char* const start = p;
     std::uint64_t v = 0;
+    while (p < e && *p == '0') ++p;  // leading zeros say nothing (and count toward no limit)
+    const char* const significant = p;
     while (p < e) {
       const unsigned d = static_cast<unsigned char>(*p) - '0';
       if (d > 9) break;
@@ -288,7 +290,7 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
     if (idx >= need) return {idx - first, {ChunkError::kExtra, offset, idx}};
     if (p == start || (p < e && kClass[static_cast<unsigned char>(*p)] != kSpace))
       return {idx - first, {ChunkError::kNotNumber, offset, idx}};
-    if (p - start > 10) v = UINT64_MAX;  // more digits than any node id has
+    if (p - significant > 10) v = UINT64_MAX;  // more digits than any node id has
     if (v - id_base >= limit) return {idx - first, {ChunkError::kOutOfRange, offset, idx}};  // wraps below base
     out[idx++] = static_cast<node_t>(v - id_base);
   }
@@ -494,11 +496,18 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
   for (std::uint64_t i = 0; i < scan.count; ++i) n = std::max<std::uint64_t>(n, scan.ids[i] + std::uint64_t{1});
   for (std::size_t t = 0; t < options.tokens.size(); ++t) {
     const std::uint64_t id = options.tokens[t];
-    if (id < options.base || id - options.base >= std::max(n, std::uint64_t{1}) || n == 0)
+    if (n == 0)
+      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " +
+                       std::to_string(id) + ", but the edge list has no edges, so the graph has no nodes");
+    if (id < options.base || id - options.base >= n)
       throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " +
                        std::to_string(id) + " is not a node of the graph (ids " +
                        std::to_string(options.base) + ".." + std::to_string(n + options.base - 1) + ")");
   }
+  // N is one past the largest id: "0 200000000" is 12 bytes promising 2*10^8 nodes.
+  const std::uint64_t node_bytes = n * (sizeof(edge_t) + 3 * sizeof(node_t));
+  if (node_bytes > memory_budget_bytes())
+    require_memory(node_bytes, std::string(source), "N = " + std::to_string(n) + " nodes (one past the largest id)");
   if (options.timer) options.timer->start("build CSR");
   OwnedGame game;
   reject_self_loop(text, source, 0, scan.ids,

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -274,11 +275,22 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
   return g;
 }
 
+// A section's bytes, refused (not wrapped) past what any file can hold.
+std::uint64_t section_bytes(std::uint64_t count, std::uint64_t elem, const std::string& path, const char* what) {
+  constexpr std::uint64_t kMaxSectionBytes = std::uint64_t{1} << 56;  // 64 PiB: six of them still fit u64
+  if (count > kMaxSectionBytes / elem)
+    throw InputError(path + ": " + std::to_string(count) + " " + what + " are too many for a .gcsr file");
+  return count * elem;
+}
+
 GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, std::uint64_t layers)
     : path_(std::move(path)), layers_(layers) {
-  std::vector<Section> table = {{kOffsets, kSectionRequired, 0, (n + std::uint64_t{1}) * sizeof(edge_t), n + std::uint64_t{1}},
-                                {kTargets, kSectionRequired, 0, m * sizeof(node_t), m},
-                                {kTokens, kSectionRequired, 0, k * sizeof(node_t), k}};
+  if (layers > n) throw InputError(path_ + ": " + std::to_string(layers) + " layers for " + std::to_string(n) + " nodes");
+  std::vector<Section> table = {
+      {kOffsets, kSectionRequired, 0, section_bytes(n + std::uint64_t{1}, sizeof(edge_t), path_, "offsets"),
+       n + std::uint64_t{1}},
+      {kTargets, kSectionRequired, 0, section_bytes(m, sizeof(node_t), path_, "edges"), m},
+      {kTokens, kSectionRequired, 0, section_bytes(k, sizeof(node_t), path_, "tokens"), k}};
   if (layers > 0) {
     table.push_back({kLayers, kSectionRequired, 0, (layers + 1) * sizeof(node_t), layers + 1});
     table.push_back({kOriginalIds, kSectionRequired, 0, std::uint64_t{n} * sizeof(node_t), n});
@@ -304,7 +316,12 @@ GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, st
   h.file_bytes = at;
   size_ = at;
 
+  if (size_ > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max()))
+    throw InputError(path_ + ": a .gcsr file of " + std::to_string(size_) + " bytes is past the file-size limit");
   auto temp = std::make_unique<TempFile>(path_);
+  if (temp->writes_through())
+    throw InputError(path_ + ": a .gcsr is built in place through a mapping and needs a regular file, "
+                     "not a device or pipe");
   // Reserve every block now: a full disk fails here with ENOSPC, instead of
   // as a SIGBUS when a page of the mapping is first written.
   if (const int err = ::posix_fallocate(temp->fd(), 0, static_cast<off_t>(size_)); err != 0)

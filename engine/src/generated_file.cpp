@@ -5,6 +5,7 @@
 #include "grundy/classic_text.hpp"
 #include "grundy/gcsr.hpp"
 #include "grundy/layering.hpp"
+#include "grundy/memory_budget.hpp"
 #include "grundy/output_file.hpp"
 #include "grundy/renumber.hpp"
 
@@ -17,6 +18,14 @@ void write_generated(const GenSpec& s, const std::string& path, bool layered, st
   if (layered && !binary) throw std::invalid_argument("--layered needs a .gcsr output");
   if (instances > 1 && binary) throw std::invalid_argument("--instances needs a text output (a stream)");
   const std::uint64_t m = generated_edges(s);
+  // What generating takes besides the output: per-node arrays, and for text
+  // and layered output the whole graph in memory (and layering's arrays).
+  const double n = static_cast<double>(s.nodes) + 1;
+  const double planned = binary && !layered ? 16 * n
+                                            : 16 * n + 8.0 * static_cast<double>(m) + 4.0 * static_cast<double>(s.tokens) +
+                                                  (layered ? 24 * n : 0);
+  require_memory(planned >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(planned), path,
+                 "generating " + std::to_string(s.nodes) + " nodes and " + std::to_string(m) + " edges");
   if (binary && !layered) {
     // Straight into the mapped file: no edge list, no second copy.
     GcsrWriter w(path, static_cast<node_t>(s.nodes), m, s.tokens);

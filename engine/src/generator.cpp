@@ -188,6 +188,12 @@ std::uint64_t generated_edges(const GenSpec& s) {
 }
 
 void check_spec(const GenSpec& s) {
+  // Past these no machine holds the graph; below them every size below fits u64.
+  constexpr std::uint64_t kMaxEdges = std::uint64_t{1} << 48, kMaxTokens = std::uint64_t{1} << 48;
+  if (s.edges > kMaxEdges)
+    throw std::invalid_argument("--edges " + std::to_string(s.edges) + " is more than 2^48");
+  if (s.tokens > kMaxTokens)
+    throw std::invalid_argument("--tokens " + std::to_string(s.tokens) + " is more than 2^48");
   if (s.nodes > kMaxNodes)
     throw std::invalid_argument("--nodes " + std::to_string(s.nodes) + " is more than " +
                                 std::to_string(kMaxNodes));

@@ -5,10 +5,30 @@
 
 namespace grundy {
 
+std::uint64_t line_breaks(std::string_view text, std::size_t from, std::size_t to) {
+  to = std::min(to, text.size());
+  std::uint64_t breaks = 0;
+  for (std::size_t i = from; i < to; ++i)
+    breaks += static_cast<std::uint64_t>(text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')));
+  return breaks;
+}
+
+namespace {
+thread_local const LineOrigin* g_origin = nullptr;
+}
+
+LineOrigin::LineOrigin(std::string_view text, std::size_t offset, std::uint64_t line)
+    : outer_(g_origin), data_(text.data()), offset_(offset), line_(line) {
+  g_origin = this;
+}
+
+LineOrigin::~LineOrigin() { g_origin = outer_; }
+
 std::uint64_t line_of(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  return 1 + static_cast<std::uint64_t>(
-                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  const LineOrigin* o = g_origin;
+  if (o != nullptr && o->data_ == text.data() && offset >= o->offset_)
+    return o->line_ + line_breaks(text, o->offset_, offset);
+  return 1 + line_breaks(text, 0, offset);
 }
 
 void throw_at(std::string_view source, std::string_view text, std::size_t offset,

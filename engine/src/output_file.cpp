@@ -52,6 +52,10 @@ void OutputFile::commit() {
   if (temp_) temp_->commit();
 }
 
+bool names_stdout(const std::string& path) {
+  return path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1";
+}
+
 void append_number(std::string& out, std::uint64_t v, char end) {
   char digits[24];
   char* p = std::to_chars(digits, digits + sizeof digits, v).ptr;

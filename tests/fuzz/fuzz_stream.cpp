@@ -1,6 +1,6 @@
-// libFuzzer target: the batch stream splitter, and the parser on every
-// piece it cuts. Spans must tile the input in order, and each must parse or
-// be rejected cleanly.
+// libFuzzer target: the batch's stream splitting (by counts, and the framer
+// that also reads the layout), and the parser on every piece they cut. Spans
+// must follow each other in order, and each must parse or be rejected cleanly.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -14,16 +14,35 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace grundy;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::size_t last = 0;
   OwnedGame game;
   Array<node_t> ids;
-  for (const InstanceSpan& s : split_instances(text)) {
-    if (s.begin < last || s.end < s.begin || s.end > size) __builtin_trap();
-    last = s.end;
+  const auto parse = [&](const InstanceSpan& s) {
     try {
       parse_classic(text.substr(0, s.end), {"fuzz", 1, nullptr, s.begin}, game, ids);
     } catch (const InputError&) {
     }
+  };
+  // Counting alone.
+  std::size_t last = 0;
+  for (const InstanceSpan& s : split_instances(text)) {
+    if (s.begin < last || s.end < s.begin || s.end > size) __builtin_trap();
+    last = s.end;
+    parse(s);
+  }
+  // The batch's framer: spans in order, inside the text, indices counting up
+  // until they are lost, and lost for good.
+  StreamFramer framer(text);
+  last = 0;
+  std::uint64_t index = 0;
+  bool lost = false;
+  while (const auto f = framer.next()) {
+    const InstanceSpan& s = f->span;
+    if (s.begin < last || s.end < s.begin || s.end > size) __builtin_trap();
+    if (f->index == 0) lost = true;
+    if (lost ? f->index != 0 : f->index != index + 1) __builtin_trap();
+    index = f->index;
+    last = s.end;
+    if (f->error.empty()) parse(s);
   }
   return 0;
 }

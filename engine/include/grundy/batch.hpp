@@ -25,23 +25,39 @@ struct BatchOptions {
 
 struct InstanceResult {
   enum class Status { win, lose, error, mismatch };
-  std::string name;      ///< the path, or "<path>#<index>" inside a stream
+  std::string name;      ///< the path, "<path>#<index>" inside a stream, "<path>:<line>" once its count is lost
   Status status = Status::error;
   std::string message;   ///< error or mismatch text
   std::string move;      ///< "move <token> <from> <to>" or "move none", with --move
   sg_t nim_sum = 0;
   std::uint64_t n = 0, m = 0, k = 0, depth = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t line = 0;  ///< the line the instance starts on, in a text input (0: not text)
   double microseconds = 0;
 };
 
-/// The files a batch reads: each path as given ("-" is stdin), each folder
-/// walked recursively in sorted order for *.in, *.txt and *.gcsr files.
-std::vector<std::string> expand_batch_inputs(const std::vector<std::string>& paths);
+/// One input of a batch: a path ("-" is stdin), or an entry of a folder
+/// that could not be read (`error` says why; it becomes an error line).
+struct BatchInput {
+  std::string path;
+  std::string error;
+};
 
-/// Solves every instance of `files`. `progress(done, total)` is called from
-/// any thread as instances finish.
-std::vector<InstanceResult> run_batch(const std::vector<std::string>& files, const BatchOptions& options,
-                                      const std::function<void(std::size_t, std::size_t)>& progress = {});
+/// The inputs a batch reads: each path as given, each folder walked
+/// recursively in sorted order for *.in, *.txt and *.gcsr files (and an
+/// error entry for each subfolder or link that cannot be read).
+std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& paths);
+
+struct BatchCounts {
+  std::uint64_t instances = 0, wins = 0, losses = 0, errors = 0, mismatches = 0, bytes = 0;
+  void add(const InstanceResult& r);
+};
+
+/// Solves every instance of `inputs`, handing each result to `sink` in input
+/// order as soon as it and those before it are done (always from one thread
+/// at a time). `progress(done, total)` is called as instances finish.
+BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions& options,
+                      const std::function<void(const InstanceResult&)>& sink,
+                      const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace grundy

@@ -42,6 +42,13 @@ inline std::uint64_t above_space_portable(const char* p) {
   return m;
 }
 
+/// Line breaks (LF and CR), without SIMD.
+inline std::uint64_t line_breaks_portable(const char* p) {
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 64; ++i) m |= std::uint64_t{p[i] == '\n' || p[i] == '\r'} << i;
+  return m;
+}
+
 /// Zero bytes, without SIMD.
 inline std::uint64_t zero_bytes_portable(const std::uint8_t* p) {
   std::uint64_t m = 0;
@@ -82,6 +89,18 @@ inline Masks classify(const char* p) {
   return m;
 }
 
+/// The line breaks (LF and CR) of p[0, 64).
+inline std::uint64_t line_breaks(const char* p) {
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const __m128i b = _mm_or_si128(_mm_cmpeq_epi8(x, lf), _mm_cmpeq_epi8(x, cr));
+    m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(b))} << (16 * i);
+  }
+  return m;
+}
+
 /// The bytes of p[0, 64) above 0x20.
 inline std::uint64_t above_space(const char* p) {
   const __m128i floor = _mm_set1_epi8(0x21);
@@ -98,6 +117,7 @@ inline std::uint64_t above_space(const char* p) {
 
 inline Masks classify(const char* p) { return classify_portable(p); }
 inline std::uint64_t above_space(const char* p) { return above_space_portable(p); }
+inline std::uint64_t line_breaks(const char* p) { return line_breaks_portable(p); }
 inline std::uint64_t zero_bytes(const std::uint8_t* p) { return zero_bytes_portable(p); }
 
 #endif

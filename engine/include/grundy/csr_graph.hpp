@@ -42,6 +42,11 @@ struct CsrView {
   }
 };
 
+/// The bytes of a graph's own arrays (offsets and targets).
+inline std::uint64_t graph_bytes(const CsrView& g) {
+  return (std::uint64_t{g.n} + 1) * sizeof(edge_t) + g.m * sizeof(node_t);
+}
+
 /// One game: a DAG and the positions of the tokens on it (0-based ids).
 struct GameView {
   CsrView graph;

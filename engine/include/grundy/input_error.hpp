@@ -19,6 +19,29 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The line breaks in text[from, to): LF, or a CR not followed by LF (old
+/// Mac files end their lines with CR alone).
+std::uint64_t line_breaks(std::string_view text, std::size_t from, std::size_t to);
+
+/// While alive, line_of() counts the lines of `text` from byte `offset`,
+/// known to be on line `line`, instead of from its start: an error in the
+/// 10,000th instance of a stream then costs that instance's bytes, not the
+/// stream's (one origin per thread).
+class LineOrigin {
+ public:
+  LineOrigin(std::string_view text, std::size_t offset, std::uint64_t line);
+  ~LineOrigin();
+  LineOrigin(const LineOrigin&) = delete;
+  LineOrigin& operator=(const LineOrigin&) = delete;
+
+ private:
+  const LineOrigin* outer_;
+  friend std::uint64_t line_of(std::string_view text, std::size_t offset);
+  const char* data_;
+  std::size_t offset_;
+  std::uint64_t line_;
+};
+
 /// The 1-based line that holds byte `offset` of `text`.
 std::uint64_t line_of(std::string_view text, std::size_t offset);
 

@@ -1,23 +1,31 @@
-// Streams of concatenated classic instances.
+// Streams of concatenated classic instances, and where each instance starts.
 //
-// Each instance is self-delimiting: "N M K", then 2M + K numbers. The
-// splitter only counts whitespace-separated tokens (it parses the three
-// header numbers and nothing else), so it runs far faster than the parsers
-// that then take the instances in parallel.
+// An instance delimits itself by its counts ("N M K", then 2M + K numbers),
+// so a missing or extra number moves every later boundary. Counting alone
+// cannot notice that, and then later instances would be given verdicts that
+// are not their own. StreamFramer therefore also reads the stream's layout:
 //
-// A bad instance can throw the count off: one cut short swallows the start
-// of the next. When an instance and the one found after it are both bad,
-// the batch resynchronizes: it looks, line by line after the bad instance's
-// header line, for a line of exactly three numbers from which a whole valid
-// instance parses, and goes on from there. Streams laid out one header per
-// line recover from any truncation that ends at a line end; a stream that
-// puts several instances on one line does not, and reports the rest of the
-// stream as one error.
+// - A stream whose first line holds at most four tokens is *line-laid*: every
+//   header is three numbers alone on a line, and every instance ends at a
+//   line end. An instance is framed only when its count ends at a line end
+//   and the next non-blank line is a header whose own count also ends at a
+//   line end (or the text ends). Anything else is a bad region: it runs to the
+//   next line from which two instances frame this way and the first parses;
+//   the region is reported as one instance, parsed for its error.
+// - A bad region holds exactly one instance when its numbers are within
+//   kSlack of what its header promises and no line inside it could be a
+//   header of its own (plus the one case of a clean instance followed by a
+//   damaged header). Otherwise the count of instances is lost: later
+//   instances are still solved, but have no index (the batch names them by
+//   their header's line), so no verdict is ever filed under another's number.
+// - Any other stream is *free-form* (several instances share lines) and is
+//   split by counts alone; a miscount there cannot be noticed.
 #pragma once
 
 #include <cstddef>
-#include <functional>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,30 +37,72 @@ struct InstanceSpan {
   std::size_t end = 0;
 };
 
-/// The instances of text[from, ...), in order. An instance whose header is
-/// malformed, or that runs out of numbers, extends to the end of the text
-/// (parsing it reports the error) and ends the list.
+/// The instances of text[from, ...) split by their counts alone. An instance
+/// whose header is malformed, or that runs out of numbers, extends to the end
+/// of the text (parsing it reports the error) and ends the list.
 std::vector<InstanceSpan> split_instances(std::string_view text, std::size_t from = 0);
 
-/// Incremental splitting: each call returns the next instance of the text
-/// (or nothing at its end), so that instances can be solved while the rest
-/// of a stream is still being split.
-class InstanceSplitter {
- public:
-  explicit InstanceSplitter(std::string_view text, std::size_t from = 0) : text_(text), pos_(from) {}
-  std::optional<InstanceSpan> next();
-
- private:
-  std::string_view text_;
-  std::size_t pos_;
-  bool done_ = false;
+/// One instance of a stream, as placed by StreamFramer.
+struct FramedInstance {
+  InstanceSpan span;
+  std::uint64_t index = 0;  ///< 1-based position in the stream; 0 once the count is lost
+  std::uint64_t line = 0;   ///< the line its first byte is on
+  std::string note;         ///< said after its error: why later instances have no index
+  /// A region whose header is split over lines inside a stream: reported as
+  /// this error (without the "<file>:<line>: " prefix), never parsed, since
+  /// the parser would take the header's missing numbers from the body.
+  std::string error;
 };
 
-/// The first line start after the line holding byte `after` whose line holds
-/// exactly three numbers and where `valid(start)` holds; at most `max_tries`
-/// candidates are tried.
-std::optional<std::size_t> resync(std::string_view text, std::size_t after,
-                                  const std::function<bool(std::size_t)>& valid,
-                                  std::size_t max_tries = 1000);
+/// Places the instances of a stream one at a time, in order (see above).
+class StreamFramer {
+ public:
+  explicit StreamFramer(std::string_view text);
+  std::optional<FramedInstance> next();
+  bool line_laid() const { return line_laid_; }
+
+  /// A bad region's numbers may differ from its header's promise by this
+  /// much and still be one instance: a missing or extra edge, or token.
+  static constexpr std::uint64_t kSlack = 3;
+
+ private:
+  // How an instance whose header is on a line ends by its counts.
+  struct Frame {
+    bool header = false;  // the line is three numbers
+    std::uint64_t n = 0, m = 0, promised = 0;
+    std::size_t body = 0;  // the header line's end
+    bool clean = false;    // the promised numbers are there, and the last ends its line
+    std::size_t end = 0;   // after the last number
+    std::size_t next = 0;  // the next line with a token (the text's size: none)
+  };
+  Frame frame(std::size_t line) const;
+  Frame whole_frame(std::size_t line) const;
+  bool frames_clean(std::size_t line) const;
+  bool ids_fit(const Frame& f) const;
+  bool is_anchor(std::size_t line) const;
+  std::size_t find_anchor(std::size_t after_line);
+  bool no_hidden_header(std::size_t after_line, std::size_t end) const;
+  bool body_shaped(std::size_t line, std::uint64_t count, std::size_t end) const;
+  bool damaged_header(std::size_t line, std::size_t end) const;
+  bool swallows(std::size_t line, const Frame& f) const;
+  FramedInstance make(std::size_t begin, std::size_t end);
+  FramedInstance make_damaged(std::size_t begin, std::size_t end);
+  std::optional<FramedInstance> bad_region(std::size_t line, const Frame& f, bool ambiguous);
+  std::optional<FramedInstance> next_line_laid();
+  std::optional<FramedInstance> next_free_form();
+
+  std::string_view text_;
+  std::size_t pos_ = 0;             // where the next instance starts (a line start when line-laid)
+  std::uint64_t index_ = 1;         // the next instance's index; 0: lost
+  std::uint64_t line_ = 1;          // the line of pos_, counted incrementally
+  std::size_t line_pos_ = 0;        // the byte line_ was counted up to
+  bool line_laid_ = false;
+  bool done_ = false;
+  std::optional<FramedInstance> queued_;  // the second of two instances placed at once
+  std::size_t anchor_from_ = SIZE_MAX;    // find_anchor's last question and answer
+  std::size_t anchor_ = SIZE_MAX;
+  std::size_t cached_line_ = SIZE_MAX;    // the last lookahead's frame, reused as the next instance's
+  Frame cached_;
+};
 
 }  // namespace grundy

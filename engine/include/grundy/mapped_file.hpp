@@ -2,8 +2,8 @@
 //
 // Files are mapped, never read through iostreams: the parser and the binary
 // loader work straight on the page cache. Stdin is mapped too when it is a
-// regular file (a `<` redirect); a pipe is read into memory, since its size is
-// known only at its end.
+// regular file (a `<` redirect); a pipe or device is read into memory, since
+// its size is known only at its end (mapped_file.cpp says how that is bounded).
 #pragma once
 
 #include <cstddef>
@@ -30,7 +30,10 @@ class MappedFile {
   const char* data_ = nullptr;
   std::size_t size_ = 0;
   void* mapping_ = nullptr;     // non-null when data_ is an mmap
-  std::vector<char> buffer_;    // holds a piped stdin
+  int slot_ = -1;               // its entry for the SIGBUS handler
+  char* stream_ = nullptr;      // holds a pipe or device's bytes (anonymous memory)
+  std::size_t stream_capacity_ = 0;
+  void read_stream(int fd);
 };
 
 }  // namespace grundy

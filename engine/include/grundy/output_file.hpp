@@ -24,6 +24,8 @@ class OutputFile {
   void write(std::string_view bytes);
   /// Flushes and publishes the file under its final name.
   void commit();
+  /// Hands what is buffered to the destination now (a stream's reader waits).
+  void flush_now() { flush(); }
 
  private:
   void flush();
@@ -32,6 +34,10 @@ class OutputFile {
   int fd_ = -1;
   std::string buffer_;
 };
+
+/// "-" or a name of standard output (/dev/stdout, /dev/fd/1,
+/// /proc/self/fd/1): output that belongs after what stdout already got.
+bool names_stdout(const std::string& path);
 
 /// Appends the decimal form of v and then `end`: the hot loop of every text
 /// writer, kept free of locale and stream state.

@@ -30,6 +30,11 @@ std::string_view algo_name(Algo algo);
 SgValues solve_sg(const CsrView& graph, Algo algo, const ParallelConfig& pc,
                   PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
 
+/// What solving a graph of n nodes and m edges with `algo` (and verifying
+/// it) adds to memory, beyond the graph itself: a bound for the memory
+/// budget, from peak RSS measured per engine (docs in the source).
+std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bool verify);
+
 /// The first node whose value disagrees, and both values.
 struct Mismatch {
   node_t node = 0;

@@ -1,0 +1,236 @@
+// A long stream with every 7th instance damaged in one of many ways, solved
+// by `grundy batch` and checked by name against a solver of its own: no
+// instance may get a verdict that is not its own.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_process.hpp"
+
+namespace grundy {
+namespace {
+
+using testing::run_grundy;
+using testing::TempDir;
+
+struct Instance {
+  int n = 0;
+  std::vector<std::pair<int, int>> edges;  // 1-based, u -> v
+  std::vector<int> tokens;
+};
+
+// SG values by plain recursion: small graphs, an oracle independent of the engine.
+int sg_of(const Instance& g, int u, std::vector<int>& memo) {
+  if (memo[u] >= 0) return memo[u];
+  std::vector<bool> seen(g.edges.size() + 2, false);
+  for (const auto& [a, b] : g.edges)
+    if (a == u) {
+      const int v = sg_of(g, b, memo);
+      if (v < static_cast<int>(seen.size())) seen[v] = true;
+    }
+  int mex = 0;
+  while (seen[mex]) ++mex;
+  return memo[u] = mex;
+}
+
+std::string verdict(const Instance& g) {
+  std::vector<int> memo(g.n + 1, -1);
+  int x = 0;
+  for (int t : g.tokens) x ^= sg_of(g, t, memo);
+  return x != 0 ? "win" : "lose";
+}
+
+Instance random_instance(std::mt19937& rng) {
+  Instance g;
+  g.n = 1 + static_cast<int>(rng() % 12);
+  std::vector<int> order(g.n);
+  for (int i = 0; i < g.n; ++i) order[i] = i + 1;
+  std::shuffle(order.begin(), order.end(), rng);
+  const int m = g.n > 1 ? static_cast<int>(rng() % 16) : 0;
+  for (int e = 0; e < m; ++e) {
+    int a = static_cast<int>(rng() % g.n), b = static_cast<int>(rng() % g.n);
+    if (a == b) continue;
+    if (a > b) std::swap(a, b);
+    g.edges.push_back({order[a], order[b]});
+  }
+  const int k = 1 + static_cast<int>(rng() % 5);
+  for (int t = 0; t < k; ++t) g.tokens.push_back(1 + static_cast<int>(rng() % g.n));
+  return g;
+}
+
+// The instance's lines: header, one edge a line, the tokens on one line.
+std::vector<std::string> lines_of(const Instance& g) {
+  std::vector<std::string> lines;
+  lines.push_back(std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " +
+                  std::to_string(g.tokens.size()));
+  for (const auto& [a, b] : g.edges) lines.push_back(std::to_string(a) + " " + std::to_string(b));
+  std::string t;
+  for (int x : g.tokens) {
+    if (!t.empty()) t += ' ';
+    t += std::to_string(x);
+  }
+  lines.push_back(t);
+  return lines;
+}
+
+std::string join(const std::vector<std::string>& lines, const char* eol = "\n") {
+  std::string s;
+  for (const auto& l : lines) s += l + eol;
+  return s;
+}
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> w;
+  for (std::string x; in >> x;) w.push_back(x);
+  return w;
+}
+
+std::string unwords(const std::vector<std::string>& w) {
+  std::string s;
+  for (const auto& x : w) {
+    if (!s.empty()) s += ' ';
+    s += x;
+  }
+  return s;
+}
+
+// Damages instance text in way `kind`; `still_valid` says whether the
+// result is still a valid instance with the same verdict.
+std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& still_valid) {
+  std::vector<std::string> l = lines_of(g);
+  still_valid = false;
+  const auto pick = [&](std::size_t lo, std::size_t hi) { return lo + rng() % (hi - lo); };  // [lo, hi)
+  switch (kind % 18) {
+    case 0: {  // the last token dropped
+      auto w = words(l.back());
+      w.pop_back();
+      l.back() = unwords(w);
+      break;
+    }
+    case 1: {  // any one number dropped
+      const std::size_t i = pick(0, l.size());
+      auto w = words(l[i]);
+      w.erase(w.begin() + static_cast<std::ptrdiff_t>(pick(0, w.size())));
+      l[i] = unwords(w);
+      break;
+    }
+    case 2: l.back() += " 1"; break;  // an extra number at the end
+    case 3: l.push_back("1"); break;  // an extra number on a line of its own
+    case 4: l.back() = std::to_string(g.n + 1 + static_cast<int>(rng() % 5)); break;  // bad id (and K off)
+    case 5: {  // a bad id in place
+      auto w = words(l.back());
+      w[pick(0, w.size())] = std::to_string(g.n + 1);
+      l.back() = unwords(w);
+      break;
+    }
+    case 6:  // a cycle (a self-loop on a one-node graph)
+      l.insert(l.begin() + 1, g.edges.empty() ? "1 1" : std::to_string(g.edges[0].second) + " " +
+                                                         std::to_string(g.edges[0].first));
+      l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size() + 1) + " " + std::to_string(g.tokens.size());
+      break;
+    case 7: {  // a word that is no number
+      auto w = words(l.back());
+      w[pick(0, w.size())] = "x7";
+      l.back() = unwords(w);
+      break;
+    }
+    case 8:  // an edge line lost
+      if (g.edges.empty()) {
+        l[0] += " 9";
+      } else {
+        l.erase(l.begin() + static_cast<std::ptrdiff_t>(pick(1, 1 + g.edges.size())));
+      }
+      break;
+    case 9: l.insert(l.begin() + 1, "1 2"); break;  // an extra edge line (M not updated)
+    case 10: l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size() + 1) + " " + std::to_string(g.tokens.size()); break;
+    case 11: l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " + std::to_string(g.tokens.size() + 1); break;
+    case 12:  // K one too few
+      l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " + std::to_string(g.tokens.size() - 1);
+      break;
+    case 13: l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()); break;  // K missing
+    case 14: l.insert(l.begin() + static_cast<std::ptrdiff_t>(pick(1, l.size())), "hello"); break;  // a stray line
+    case 15: l[0] += " 4"; break;  // a header of four numbers
+    case 16: {  // two lines joined: still valid (any whitespace separates)
+      const std::size_t i = pick(1, l.size());
+      if (i + 1 < l.size()) {
+        l[i] += " " + l[i + 1];
+        l.erase(l.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      }
+      still_valid = true;
+      break;
+    }
+    case 17:  // CRLF line ends: still valid
+      still_valid = true;
+      return join(l, "\r\n");
+  }
+  return join(l);
+}
+
+TEST(StreamRecovery, NoVerdictIsEverFiledUnderAnotherInstancesName) {
+  // GRUNDY_STREAM_SEED and GRUNDY_STREAM_INSTANCES try other streams by hand.
+  const char* seed = std::getenv("GRUNDY_STREAM_SEED");
+  const char* count = std::getenv("GRUNDY_STREAM_INSTANCES");
+  const int kInstances = count ? std::atoi(count) : 20000;
+  std::mt19937 rng(seed ? static_cast<unsigned>(std::atoi(seed)) : 12345u);
+  std::string text;
+  std::map<int, std::string> truth;  // index -> verdict, for the instances that are valid as written
+  unsigned kind = 0;
+  std::string starts;  // "index line kind" rows, for a look at a failure
+  for (int i = 1; i <= kInstances; ++i) {
+    const Instance g = random_instance(rng);
+    starts += std::to_string(i) + " " + std::to_string(1 + std::count(text.begin(), text.end(), '\n')) + " " +
+              (i % 7 == 0 ? std::to_string(kind % 18) : "-") + "\n";
+    if (i % 7 == 0) {
+      bool still_valid = false;
+      text += damage(g, kind++, rng, still_valid);
+      if (still_valid) truth[i] = verdict(g);
+    } else {
+      text += join(lines_of(g));
+      truth[i] = verdict(g);
+    }
+  }
+  TempDir dir;
+  const std::string path = dir.write("stream.txt", text);
+  if (const char* keep = std::getenv("GRUNDY_KEEP_STREAM")) {
+    dir.write(std::string("../") + keep, text);
+    dir.write(std::string("../") + keep + ".starts", starts);
+  }
+  const auto r = run_grundy({"batch", "-q", "--threads", "2", path});
+  ASSERT_EQ(r.exit_code, 1) << r.err;  // damaged instances are errors
+  std::istringstream out(r.out);
+  std::size_t right = 0, wrong = 0, named_by_index = 0;
+  std::vector<std::string> wrong_lines;
+  for (std::string line; std::getline(out, line);) {
+    const auto tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const std::string name = line.substr(0, tab);
+    const std::string result = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
+    ASSERT_EQ(name.rfind(path, 0), 0u) << line;
+    if (name.size() <= path.size() || name[path.size()] != '#') continue;  // named by its line
+    ++named_by_index;
+    const int index = std::stoi(name.substr(path.size() + 1));
+    if (result != "win" && result != "lose") continue;
+    const auto it = truth.find(index);
+    if (it != truth.end() && it->second == result) {
+      ++right;
+    } else {
+      ++wrong;
+      if (wrong_lines.size() < 10) wrong_lines.push_back(line);
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << ::testing::PrintToString(wrong_lines);
+  // Recovery: nearly every valid instance keeps its verdict under its own name.
+  EXPECT_GE(right, truth.size() * 97 / 100) << right << " of " << truth.size() << " valid instances";
+  std::printf("stream recovery: %zu of %zu valid instances solved under their own name, %zu named by index\n",
+              right, truth.size(), named_by_index);
+}
+
+}  // namespace
+}  // namespace grundy
