@@ -10,16 +10,10 @@
 namespace grundy {
 namespace {
 
+using testing::lines;
 using testing::read_file;
 using testing::run_grundy;
 using testing::TempDir;
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 // A stream of `count` generated instances (seeds 1..count).
 std::string stream(const TempDir& dir, const std::string& name, int count, const char* nodes = "40") {

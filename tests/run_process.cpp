@@ -79,4 +79,11 @@ ProcessResult run_shell(const std::string& script) {
   return run_argv({"/bin/sh", "-c", "GRUNDY='" GRUNDY_BINARY "'; export GRUNDY; " + script}, "");
 }
 
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
 }  // namespace grundy::testing

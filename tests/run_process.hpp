@@ -36,4 +36,7 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 
+/// The lines of `s`, without their line ends.
+std::vector<std::string> lines(const std::string& s);
+
 }  // namespace grundy::testing

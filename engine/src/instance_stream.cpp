@@ -102,6 +102,10 @@ struct LineTokens {
   std::uint64_t value[kKept] = {};
   std::size_t end = 0;  // the line's end
   bool header() const { return count == 3 && numeric[0] && numeric[1] && numeric[2]; }
+  // A header's three numbers could as well be node ids 1..n (tokens).
+  bool ids_within(std::uint64_t n) const {
+    return std::min({value[0], value[1], value[2]}) >= 1 && std::max({value[0], value[1], value[2]}) <= n;
+  }
 };
 
 LineTokens read_line(std::string_view text, std::size_t pos) {
@@ -381,10 +385,7 @@ bool StreamFramer::swallows(std::size_t line, const Frame& f) const {
   });
   if (inside) return true;
   const LineTokens t = read_line(text_, last);
-  if (!t.header()) return false;
-  const bool ids = std::min({t.value[0], t.value[1], t.value[2]}) >= 1 &&
-                   std::max({t.value[0], t.value[1], t.value[2]}) <= f.n;
-  return !ids && frames_clean(last);
+  return t.header() && !t.ids_within(f.n) && frames_clean(last);
 }
 
 FramedInstance StreamFramer::make(std::size_t begin, std::size_t end) {
@@ -449,10 +450,8 @@ std::optional<FramedInstance> StreamFramer::next_line_laid() {
     // instance of its own. With none, it is a header cut short at its line,
     // or this instance's last line (its header promising too few): which
     // one is certain only when its numbers cannot be this instance's tokens.
-    const LineTokens t = read_line(text_, f.next);
-    const bool tokens = std::min({t.value[0], t.value[1], t.value[2]}) >= 1 &&
-                        std::max({t.value[0], t.value[1], t.value[2]}) <= f.n;
-    if (tokens_in(text_, g.body, anchor) == 0 && tokens) return bad_region(line, f, true);
+    if (tokens_in(text_, g.body, anchor) == 0 && read_line(text_, f.next).ids_within(f.n))
+      return bad_region(line, f, true);
     pos_ = f.next;
     return make(line, f.end);
   }

@@ -32,11 +32,10 @@ std::string_view algo_name(Algo algo) {
 }
 
 std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bool verify) {
-  // Bytes a node and an edge, rounded up from peak RSS less the graph's own
-  // arrays (`/usr/bin/time -f %M grundy solve` on 10^7 nodes, each engine,
-  // with and without --verify): the level engine's layers, counters and
-  // values; the serial solver's stack and marks; the baseline's own CSR copy;
-  // the verifier runs the baseline too.
+  // Bytes a node and an edge beyond the graph's own arrays, rounded up from
+  // each engine's peak RSS (the commit that set them says how it was taken):
+  // the level engine's layers, counters and values; the serial solver's
+  // stack and marks; the baseline's own CSR copy, which --verify runs too.
   std::uint64_t per_node = 0, per_edge = 0;
   switch (algo) {
     case Algo::automatic:
