@@ -15,19 +15,19 @@
 #include <string>
 #include <vector>
 
-#include "grundy/bgl_baseline.hpp"
-#include "grundy/classic_text.hpp"
-#include "grundy/floor_kernel.hpp"
-#include "grundy/gcsr.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/level_solver.hpp"
-#include "grundy/mapped_file.hpp"
-#include "grundy/mex.hpp"
-#include "grundy/output_file.hpp"
-#include "grundy/permutation.hpp"
-#include "grundy/renumber.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/solve/bgl_baseline.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/solve/floor_kernel.hpp"
+#include "grundy/formats/gcsr.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/io/mapped_file.hpp"
+#include "grundy/solve/mex.hpp"
+#include "grundy/io/output_file.hpp"
+#include "grundy/gen/permutation.hpp"
+#include "grundy/solve/renumber.hpp"
+#include "grundy/solve/serial_solver.hpp"
 
 namespace grundy {
 namespace {

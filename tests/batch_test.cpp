@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "grundy/instance_stream.hpp"
+#include "grundy/formats/instance_stream.hpp"
 #include "run_process.hpp"
 
 namespace grundy {

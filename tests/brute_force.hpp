@@ -10,7 +10,7 @@
 #include <map>
 #include <vector>
 
-#include "grundy/csr_graph.hpp"
+#include "grundy/core/csr_graph.hpp"
 
 namespace grundy::testing {
 

@@ -3,11 +3,11 @@
 
 #include <random>
 
-#include "grundy/byte_masks.hpp"
-#include "grundy/classic_text.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/output_file.hpp"
+#include "grundy/primitives/simd/byte_masks.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/io/output_file.hpp"
 #include "run_process.hpp"
 
 namespace grundy {

@@ -7,14 +7,14 @@
 #include <random>
 #include <span>
 
-#include "grundy/bgl_baseline.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/level_solver.hpp"
-#include "grundy/mex.hpp"
-#include "grundy/serial_solver.hpp"
-#include "grundy/solver.hpp"
+#include "grundy/solve/bgl_baseline.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/mex.hpp"
+#include "grundy/solve/serial_solver.hpp"
+#include "grundy/solve/solver.hpp"
 #include "test_graphs.hpp"
 
 namespace grundy {

@@ -5,14 +5,14 @@
 #include <cstring>
 #include <filesystem>
 
-#include "grundy/classic_text.hpp"
-#include "grundy/gcsr.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/level_solver.hpp"
-#include "grundy/renumber.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/formats/gcsr.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/renumber.hpp"
+#include "grundy/solve/serial_solver.hpp"
 #include "run_process.hpp"
 
 namespace grundy {

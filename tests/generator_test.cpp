@@ -5,10 +5,10 @@
 #include <set>
 #include <vector>
 
-#include "grundy/generator.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/permutation.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/gen/permutation.hpp"
+#include "grundy/solve/serial_solver.hpp"
 
 namespace grundy {
 namespace {

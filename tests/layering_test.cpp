@@ -11,12 +11,12 @@
 #include <memory>
 #include <random>
 
-#include "grundy/blocked_scatter.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/indegree_counters.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/range_filter.hpp"
+#include "grundy/primitives/blocked_scatter.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/indegree_counters.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/primitives/simd/range_filter.hpp"
 #include "test_graphs.hpp"
 
 namespace grundy {

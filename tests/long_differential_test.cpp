@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
-#include "grundy/bgl_baseline.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/level_solver.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/solve/bgl_baseline.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/serial_solver.hpp"
 
 namespace grundy {
 namespace {

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "grundy/parallel.hpp"
+#include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
 namespace {

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "brute_force.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/game.hpp"
-#include "grundy/generator.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/game.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/serial_solver.hpp"
 #include "test_graphs.hpp"
 
 namespace grundy {

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "grundy/csr_graph.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/solve/serial_solver.hpp"
 
 namespace grundy::testing {
 

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "command.hpp"
-#include "grundy/batch.hpp"
-#include "grundy/output_file.hpp"
+#include "grundy/jobs/batch.hpp"
+#include "grundy/io/output_file.hpp"
 #include "json.hpp"
 #include "progress.hpp"
 

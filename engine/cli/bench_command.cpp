@@ -16,13 +16,13 @@
 
 #include "bench_report.hpp"
 #include "command.hpp"
-#include "grundy/floor_kernel.hpp"
-#include "grundy/game.hpp"
-#include "grundy/gcsr.hpp"
-#include "grundy/generated_file.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/mapped_file.hpp"
-#include "grundy/solver.hpp"
+#include "grundy/solve/floor_kernel.hpp"
+#include "grundy/core/game.hpp"
+#include "grundy/formats/gcsr.hpp"
+#include "grundy/jobs/generated_file.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/io/mapped_file.hpp"
+#include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
 namespace {

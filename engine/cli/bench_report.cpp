@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "grundy/output_file.hpp"
+#include "grundy/io/output_file.hpp"
 #include "json.hpp"
 
 namespace grundy::cli {

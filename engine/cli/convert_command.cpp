@@ -5,14 +5,14 @@
 #include <memory>
 
 #include "command.hpp"
-#include "grundy/classic_text.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/gcsr.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/game_loader.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/mapped_file.hpp"
-#include "grundy/renumber.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/formats/gcsr.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/formats/game_loader.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/io/mapped_file.hpp"
+#include "grundy/solve/renumber.hpp"
 
 namespace grundy::cli {
 namespace {

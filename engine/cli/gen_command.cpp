@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "command.hpp"
-#include "grundy/generated_file.hpp"
+#include "grundy/jobs/generated_file.hpp"
 #include "progress.hpp"
 
 namespace grundy::cli {

@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "command.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/game_loader.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/layering.hpp"
-#include "grundy/level_solver.hpp"
-#include "grundy/mapped_file.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/formats/game_loader.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/io/mapped_file.hpp"
 #include "json.hpp"
 
 namespace grundy::cli {

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "bench_report.hpp"
-#include "grundy/memory_budget.hpp"
+#include "grundy/core/memory_budget.hpp"
 
 namespace grundy::cli {
 namespace {

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "command.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/temp_file.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/io/temp_file.hpp"
 
 int main(int argc, char** argv) {
   using namespace grundy;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "grundy/output_file.hpp"
+#include "grundy/io/output_file.hpp"
 #include "json.hpp"
 
 namespace grundy::cli {

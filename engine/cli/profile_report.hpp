@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "grundy/csr_graph.hpp"
-#include "grundy/phase_timer.hpp"
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/core/phase_timer.hpp"
 
 namespace grundy::cli {
 

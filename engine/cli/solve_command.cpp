@@ -4,15 +4,15 @@
 #include <type_traits>
 
 #include "command.hpp"
-#include "grundy/memory_budget.hpp"
+#include "grundy/core/memory_budget.hpp"
 #include "profile_report.hpp"
-#include "grundy/game_loader.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/game.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/mapped_file.hpp"
-#include "grundy/output_file.hpp"
-#include "grundy/solver.hpp"
+#include "grundy/formats/game_loader.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/game.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/io/mapped_file.hpp"
+#include "grundy/io/output_file.hpp"
+#include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
 namespace {

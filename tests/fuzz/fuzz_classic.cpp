@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "grundy/classic_text.hpp"
-#include "grundy/cycle.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/level_solver.hpp"
-#include "grundy/serial_solver.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/serial_solver.hpp"
 #include "fuzz_memory_limit.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

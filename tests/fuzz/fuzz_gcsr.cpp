@@ -9,9 +9,9 @@
 #include <memory>
 #include <string_view>
 
-#include "grundy/gcsr.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/level_solver.hpp"
+#include "grundy/formats/gcsr.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/solve/level_solver.hpp"
 #include "fuzz_memory_limit.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "grundy/classic_text.hpp"
-#include "grundy/input_error.hpp"
-#include "grundy/instance_stream.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/formats/instance_stream.hpp"
 #include "fuzz_memory_limit.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

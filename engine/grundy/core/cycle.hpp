@@ -1,0 +1,34 @@
+// Cycles: what every solver reports instead of SG values when the input
+// graph is not a DAG.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "grundy/core/csr_graph.hpp"
+
+namespace grundy {
+
+/// The graph has a cycle. nodes() is one cycle, first node repeated at the end.
+class CycleError : public std::runtime_error {
+ public:
+  explicit CycleError(std::vector<node_t> cycle);
+  const std::vector<node_t>& nodes() const { return cycle_; }
+
+ private:
+  std::vector<node_t> cycle_;
+};
+
+/// "cycle: 4 -> 9 -> 4" in 1-based ids, as users see them.
+std::string describe_cycle(const std::vector<node_t>& cycle);
+
+/// Finds one cycle among the nodes for which `candidate(u)` is true (a
+/// topological sort's leftovers), by an iterative depth-first search: no
+/// recursion, so a deep graph cannot overflow the stack. Returns the cycle
+/// with its first node repeated at the end, or an empty vector if none.
+std::vector<node_t> find_cycle(const CsrView& graph,
+                               const std::function<bool(node_t)>& candidate);
+
+}  // namespace grundy

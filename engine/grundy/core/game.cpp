@@ -1,0 +1,26 @@
+#include "grundy/core/game.hpp"
+
+namespace grundy {
+
+sg_t nim_sum(const SgValues& sg, std::span<const node_t> tokens) {
+  sg_t x = 0;
+  for (node_t t : tokens) x ^= sg[t];
+  return x;
+}
+
+std::optional<Move> winning_move(const GameView& game, const SgValues& sg) {
+  const sg_t total = nim_sum(sg, game.tokens);
+  if (total == 0) return std::nullopt;
+  for (std::size_t i = 0; i < game.tokens.size(); ++i) {
+    const node_t from = game.tokens[i];
+    const sg_t want = sg[from] ^ total;
+    if (want >= sg[from]) continue;
+    // SG(from) is the mex of its successors, so every smaller value, `want`
+    // among them, is held by some successor.
+    for (node_t to : game.graph.successors(from))
+      if (sg[to] == want) return Move{i, from, to};
+  }
+  return std::nullopt;  // unreachable when sg is correct
+}
+
+}  // namespace grundy

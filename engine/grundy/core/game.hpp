@@ -1,0 +1,29 @@
+// From SG values to the answer: the nim-sum of the token positions, the
+// verdict, and one winning move.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/core/sg_values.hpp"
+
+namespace grundy {
+
+/// XOR of the SG values under every token.
+sg_t nim_sum(const SgValues& sg, std::span<const node_t> tokens);
+
+/// A move that leaves the opponent a zero nim-sum.
+struct Move {
+  std::size_t token = 0;  ///< 0-based index into the token list
+  node_t from = 0;        ///< 0-based node ids
+  node_t to = 0;
+};
+
+/// The first token (in input order) whose SG value x has x ^ X < x, moved
+/// along its first edge (in input order) to a node of SG value x ^ X.
+/// Empty when X == 0: every move loses.
+std::optional<Move> winning_move(const GameView& game, const SgValues& sg);
+
+}  // namespace grundy

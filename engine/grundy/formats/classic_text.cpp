@@ -1,0 +1,521 @@
+#include "grundy/formats/classic_text.hpp"
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "grundy/primitives/simd/byte_masks.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/core/memory_budget.hpp"
+#include "grundy/primitives/simd/swar.hpp"
+
+namespace grundy {
+namespace {
+
+// Byte classes. Whitespace is what Python's bytes.split() accepts, the
+// reference this format was first solved with.
+enum : std::uint8_t { kSpace = 0, kDigit = 1, kOther = 2 };
+constexpr std::array<std::uint8_t, 256> make_classes() {
+  std::array<std::uint8_t, 256> c{};
+  for (auto& x : c) x = kOther;
+  for (int d = '0'; d <= '9'; ++d) c[d] = kDigit;
+  for (unsigned char s : {' ', '\t', '\n', '\r', '\v', '\f'}) c[s] = kSpace;
+  return c;
+}
+constexpr auto kClass = make_classes();
+
+inline bool is_space(char c) { return kClass[static_cast<unsigned char>(c)] == kSpace; }
+
+// Inputs below this size are parsed on the calling thread: a parallel pass
+// costs more to start than it saves, and a judge-sized file must not spin up
+// a thread pool at all.
+constexpr std::size_t kParallelMinBytes = 8u << 20;
+
+std::string_view token_at(std::string_view text, std::size_t begin) {
+  std::size_t end = begin;
+  while (end < text.size() && !is_space(text[end])) ++end;
+  return text.substr(begin, end - begin);
+}
+
+bool looks_negative(std::string_view tok) {
+  return tok.size() > 1 && tok[0] == '-' &&
+         std::all_of(tok.begin() + 1, tok.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string not_a_number(std::string_view tok, const std::string& slot) {
+  if (looks_negative(tok)) return "negative number " + quote_token(tok) + " for " + slot;
+  return "expected a non-negative decimal integer for " + slot + ", found " + quote_token(tok);
+}
+
+// --- The header -------------------------------------------------------------
+
+struct Header {
+  std::uint64_t n = 0, m = 0, k = 0;
+  std::size_t body = 0;  // offset of the first byte after K
+};
+
+Header parse_header(std::string_view text, std::string_view source, std::size_t start) {
+  static constexpr const char* kField[] = {"N (the node count)", "M (the edge count)",
+                                           "K (the token count)"};
+  std::uint64_t value[3];
+  std::size_t pos = start, last = start;
+  for (int f = 0; f < 3; ++f) {
+    while (pos < text.size() && is_space(text[pos])) ++pos;
+    if (pos == text.size()) {
+      if (f == 0) throw_at(source, text, start, "empty input: expected the header \"N M K\"");
+      throw_at(source, text, last, std::string("input ends before ") + kField[f]);
+    }
+    const std::string_view tok = token_at(text, pos);
+    std::uint64_t v = 0;
+    for (char c : tok) {
+      if (kClass[static_cast<unsigned char>(c)] != kDigit)
+        throw_at(source, text, pos, not_a_number(tok, kField[f]));
+      const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
+      if (v > (UINT64_MAX - d) / 10)
+        throw_at(source, text, pos, std::string(kField[f]) + " " + quote_token(tok) + " is too large");
+      v = v * 10 + d;
+    }
+    value[f] = v;
+    last = pos;
+    pos += tok.size();
+  }
+  Header h{value[0], value[1], value[2], pos};
+  if (h.n > kMaxNodes)
+    throw_at(source, text, start,
+             "N = " + std::to_string(h.n) + " is too large (at most " +
+                 std::to_string(kMaxNodes) + " nodes)");
+  if (h.n == 0 && h.k > 0)
+    throw_at(source, text, start,
+             "K = " + std::to_string(h.k) + " tokens, but the graph has no nodes (N = 0)");
+  return h;
+}
+
+// --- The body: 2M node ids of edges, then K token ids --------------------------
+
+struct ChunkError {
+  enum Kind { kNone, kNotNumber, kOutOfRange, kExtra } kind = kNone;
+  std::size_t offset = SIZE_MAX;  // byte where the offending token starts
+  std::uint64_t index = 0;        // its number among the body's numbers
+};
+
+struct ChunkResult {
+  std::uint64_t count = 0;  // numbers read (stops at the first error)
+  ChunkError error;
+};
+
+// What the numbers of a body are: ids base..base+limit-1, stored 0-based;
+// `need` of them and no more (a number past it is an error).
+struct IdRules {
+  std::uint64_t need;
+  std::uint64_t base;
+  std::uint64_t limit;
+};
+
+// The number of `len` digits (1 to 10; more: too large for any id) at p,
+// with at least 16 readable bytes from p.
+inline std::uint64_t parse_id(const char* p, unsigned len) {
+  if (len <= 4) {  // the ids of graphs up to 9,999 nodes: a judge's instances
+    std::uint32_t chunk;
+    std::memcpy(&chunk, p, 4);
+    return swar::parse_digits4(chunk, len);
+  }
+  if (len <= 8) return swar::parse_digits(swar::load8(p), len);
+  if (len > 10) return UINT64_MAX;
+  const std::uint64_t high = swar::parse_digits(swar::load8(p), 8);  // 9 or 10 digits: N of 10^8 and more
+  return high * (len == 9 ? 10 : 100) + swar::parse_digits(swar::load8(p + 8), len - 8);
+}
+
+#if defined(__AVX2__)
+// Four numbers of at most 8 digits each, the j-th from blk + first[j] to
+// blk + last[j], as one 64-bit lane each: shift each to the top of its lane,
+// then combine digit pairs, quads and octets with three multiply-adds.
+// Stores value - base for the four at out[0..3]; returns those four, for
+// the range check.
+inline __m128i parse4_avx2(const char* blk, const std::uint64_t (&first)[4], const std::uint64_t (&last)[4],
+                           std::uint64_t base, node_t* out) {
+  const auto at = [&](int j) { return static_cast<long long>(swar::load8(blk + first[j])); };
+  const __m256i chunks = _mm256_set_epi64x(at(3), at(2), at(1), at(0));
+  const __m256i starts = _mm256_set_epi64x(static_cast<long long>(first[3]), static_cast<long long>(first[2]),
+                                           static_cast<long long>(first[1]), static_cast<long long>(first[0]));
+  const __m256i ends = _mm256_set_epi64x(static_cast<long long>(last[3]), static_cast<long long>(last[2]),
+                                         static_cast<long long>(last[1]), static_cast<long long>(last[0]));
+  // 8 * (8 - len) = 8 * (first + 7 - last)
+  const __m256i shifts = _mm256_slli_epi64(_mm256_sub_epi64(_mm256_add_epi64(starts, _mm256_set1_epi64x(7)), ends), 3);
+  __m256i v = _mm256_sllv_epi64(_mm256_and_si256(chunks, _mm256_set1_epi8(0x0F)), shifts);
+  v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x010A));  // bytes (a, b) -> 10a + b
+  v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00010064));  // 16-bit (a, b) -> 100a + b
+  v = _mm256_packus_epi32(v, v);                              // 32-bit -> 16-bit (each <= 9999)
+  v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00012710));  // 16-bit (a, b) -> 10000a + b
+  // Lanes now hold the values at 32-bit positions 0, 1 (from lanes 0, 1) and
+  // 4, 5 (lanes 2, 3), each twice over: gather them into the low 128 bits.
+  v = _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(0, 0, 0, 0, 5, 4, 1, 0));
+  const __m128i values = _mm_sub_epi32(_mm256_castsi256_si128(v), _mm_set1_epi32(static_cast<int>(base)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), values);
+  return values;
+}
+
+inline std::uint32_t max_lane(__m128i x) {
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, 0x4E));
+  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, 0xB1));
+  return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
+}
+#endif
+
+// The fast path of parse_chunk, 64 bytes at a time: the block's digit mask
+// says where every number starts and where it ends, so its numbers are
+// parsed independently (several in flight) rather than each waiting for the
+// previous one's end. It takes a block only when that block and the next
+// hold nothing but digits and whitespace, no number past `need`, and every id
+// in range; otherwise it stops and returns the token boundary from which the
+// byte-at-a-time loop goes on (and reports the error), with `idx` at that
+// point's count. Needs end - begin >= 128 to start.
+std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, const IdRules& rules,
+                         node_t* out, std::uint64_t& idx_io) {
+  if (end - begin < 128) return begin;
+  const char* blk = base + begin;
+  const char* const last_block = base + end - 128;  // its successor block ends by `end`
+  const char* resume = blk;                         // a token boundary: all before it is parsed
+  const std::uint64_t id_base = rules.base;
+  std::uint64_t idx = idx_io;
+  bool carry = false;  // a number runs from the previous block into this one (already parsed)
+  bytes::Masks cur = bytes::classify(blk);
+  for (; blk <= last_block; blk += 64) {
+    const bytes::Masks next = bytes::classify(blk + 64);
+    if ((~(cur.digit | cur.space) | ~(next.digit | next.space)) != 0) break;
+    const std::uint64_t digits = cur.digit;
+    std::uint64_t starts = bytes::run_starts(digits, carry);
+    // A block holds at most 32 numbers (a digit and a separator each), so
+    // only the last blocks before `need` count theirs.
+    if (rules.need - idx < 32 && bytes::popcount(starts) > rules.need - idx) break;
+    // The last digit of each number, less the one carried in from before;
+    // a number running on into the next block has a start here and no last.
+    std::uint64_t lasts = digits & ~((digits >> 1) | (next.digit << 63));
+    if (carry) lasts &= lasts - 1;
+    const std::uint64_t block_first = idx;
+    std::uint64_t worst = 0;  // the largest value - base, wrapping below base
+#if defined(__AVX2__)
+    __m128i simd_worst = _mm_setzero_si128();  // the same for the four-at-once path, per lane
+    // No run of 9 digits starts in this block: every number ending here has
+    // at most 8 (one carried in from before ends here but is not parsed here).
+    std::uint64_t nine = digits;
+    for (unsigned k = 1; k < 9; ++k) nine &= (digits >> k) | (next.digit << (64 - k));
+    const bool short_ids = nine == 0;
+#endif
+    const auto put = [&](std::uint64_t v) {
+      worst = std::max(worst, v - id_base);
+      out[idx++] = static_cast<node_t>(v - id_base);
+    };
+    while (lasts != 0) {
+#if defined(__AVX2__)
+      // Four numbers at once while four more end in this block and none of
+      // its numbers has 9 digits or more: their digits in one register.
+      if (short_ids && bytes::popcount(lasts) >= 4) {
+        std::uint64_t first[4], last[4];
+        for (unsigned j = 0; j < 4; ++j) {
+          first[j] = static_cast<std::uint64_t>(std::countr_zero(starts));
+          last[j] = static_cast<std::uint64_t>(std::countr_zero(lasts));
+          starts &= starts - 1;
+          lasts &= lasts - 1;
+        }
+        simd_worst = _mm_max_epu32(simd_worst, parse4_avx2(blk, first, last, id_base, out + idx));
+        idx += 4;
+        continue;
+      }
+#endif
+      const auto first = static_cast<unsigned>(std::countr_zero(starts));
+      const unsigned len = static_cast<unsigned>(std::countr_zero(lasts)) - first + 1;
+      starts &= starts - 1;
+      lasts &= lasts - 1;
+      put(parse_id(blk + first, len));
+    }
+    // A number running on into the next block ends where that block's
+    // first run of digits does (64 digits there: far too long for an id).
+    const bool runs_on = starts != 0;
+    const auto spill = static_cast<unsigned>(std::countr_zero(~next.digit));
+    if (runs_on) {
+      const auto first = static_cast<unsigned>(std::countr_zero(starts));
+      put(parse_id(blk + first, 64 - first + spill));
+    }
+#if defined(__AVX2__)
+    worst = std::max<std::uint64_t>(worst, max_lane(simd_worst));
+#endif
+    if (worst >= rules.limit) {  // let the byte loop find and report the bad id
+      idx = block_first;
+      break;
+    }
+    resume = blk + 64 + (runs_on ? spill : 0);
+    carry = runs_on;
+    cur = next;
+  }
+  idx_io = idx;
+  return static_cast<std::size_t>(resume - base);
+}
+
+// Parses the numbers of text[begin, end) (a range that starts and ends at a
+// token boundary) into out[first, ...). Stops at the first error. After the
+// block path, the byte loop only sees the last bytes (under 128) and what
+// follows something the block path does not take, which is an error or the
+// last few numbers before `need`.
+ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t end,
+                        std::uint64_t first, const IdRules& rules, node_t* out) {
+  const std::uint64_t need = rules.need, id_base = rules.base, limit = rules.limit;
+  const char* const base = text.data();
+  std::uint64_t idx = first;
+  const char* p = base + parse_blocks(base, begin, end, rules, out, idx);
+  const char* const e = base + end;
+  for (;;) {
+    while (p < e && kClass[static_cast<unsigned char>(*p)] == kSpace) ++p;
+    if (p == e) break;
+    const char* const start = p;
+    std::uint64_t v = 0;
+    while (p < e && *p == '0') ++p;  // leading zeros say nothing (and count toward no limit)
+    const char* const significant = p;
+    while (p < e) {
+      const unsigned d = static_cast<unsigned char>(*p) - '0';
+      if (d > 9) break;
+      v = v * 10 + d;
+      ++p;
+    }
+    const auto offset = static_cast<std::size_t>(start - base);
+    if (idx >= need) return {idx - first, {ChunkError::kExtra, offset, idx}};
+    if (p == start || (p < e && kClass[static_cast<unsigned char>(*p)] != kSpace))
+      return {idx - first, {ChunkError::kNotNumber, offset, idx}};
+    if (p - significant > 10) v = UINT64_MAX;  // more digits than any node id has
+    if (v - id_base >= limit) return {idx - first, {ChunkError::kOutOfRange, offset, idx}};  // wraps below base
+    out[idx++] = static_cast<node_t>(v - id_base);
+  }
+  return {idx - first, {}};
+}
+
+// Counts the whitespace-separated tokens of text[begin, end), 64 bytes a
+// step while whole blocks remain.
+std::uint64_t count_tokens(std::string_view text, std::size_t begin, std::size_t end) {
+  std::uint64_t count = 0;
+  bool in_token = false;
+  std::size_t i = begin;
+  for (; end - i >= 64; i += 64) {
+    const std::uint64_t tokens = ~bytes::classify(text.data() + i).space;
+    count += bytes::popcount(bytes::run_starts(tokens, in_token));
+    in_token = (tokens >> 63) != 0;
+  }
+  for (; i < end; ++i) {
+    const bool space = is_space(text[i]);
+    count += static_cast<std::uint64_t>(!space && !in_token);
+    in_token = !space;
+  }
+  return count;
+}
+
+std::string slot_name(std::uint64_t index, const Header& h) {
+  if (index / 2 < h.m)
+    return std::string(index % 2 == 0 ? "the source" : "the target") + " of edge " +
+           std::to_string(index / 2 + 1);
+  return "token " + std::to_string(index - 2 * h.m + 1);
+}
+
+[[noreturn]] void report(std::string_view text, std::string_view source, const Header& h,
+                         const IdRules& rules, const ChunkError& err) {
+  const std::string_view tok = token_at(text, err.offset);
+  switch (err.kind) {
+    case ChunkError::kNotNumber:
+      throw_at(source, text, err.offset, not_a_number(tok, slot_name(err.index, h)));
+    case ChunkError::kOutOfRange:
+      throw_at(source, text, err.offset,
+               slot_name(err.index, h) + ": node id " + quote_token(tok) +
+                   " is out of range " + std::to_string(rules.base) + ".." +
+                   std::to_string(rules.base + rules.limit - 1));
+    case ChunkError::kExtra:
+    case ChunkError::kNone:
+      break;
+  }
+  const std::string after = h.k > 0   ? "the last of " + std::to_string(h.k) + " tokens"
+                            : h.m > 0 ? "the last of " + std::to_string(h.m) + " edges (K = 0)"
+                                      : "the header (M = 0, K = 0)";
+  throw_at(source, text, err.offset, "unexpected " + quote_token(tok) + " after " + after);
+}
+
+[[noreturn]] void report_short(std::string_view text, std::string_view source, const Header& h,
+                               std::uint64_t count) {
+  std::size_t last = text.size();
+  while (last > h.body && is_space(text[last - 1])) --last;
+  const std::string what =
+      count < 2 * h.m ? "input ends after " + std::to_string(count / 2) + " of " +
+                            std::to_string(h.m) + " edges"
+                      : "input ends after " + std::to_string(count - 2 * h.m) + " of " +
+                            std::to_string(h.k) + " tokens";
+  throw_at(source, text, last > 0 ? last - 1 : 0, what);
+}
+
+// Splits text[begin, end) into about `parts` ranges whose ends fall on
+// whitespace, so that no token straddles two of them.
+std::vector<std::size_t> split_at_spaces(std::string_view text, std::size_t begin,
+                                         std::size_t end, std::size_t parts) {
+  std::vector<std::size_t> cut{begin};
+  for (std::size_t i = 1; i < parts; ++i) {
+    std::size_t c = std::max(cut.back(), begin + (end - begin) / parts * i);
+    while (c < end && !is_space(text[c])) ++c;
+    cut.push_back(c);
+  }
+  cut.push_back(end);
+  return cut;
+}
+
+// All numbers of text[begin, end), in parallel chunks when that pays.
+struct BodyScan {
+  Array<node_t> ids;
+  std::uint64_t count = 0;
+  ChunkError error;
+};
+
+BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules, unsigned threads,
+                  Array<node_t>&& ids = {}) {
+  const std::size_t body_bytes = text.size() - begin;
+  // Each number takes at least one digit and one separator, so the body holds
+  // at most (bytes + 1) / 2 of them: the array is sized by the input, never by
+  // a header alone. A header promising more fails later as a short input.
+  BodyScan scan;
+  scan.ids = std::move(ids);
+  scan.ids.resize(static_cast<std::size_t>(std::min<std::uint64_t>(rules.need, (body_bytes + 1) / 2)));
+  if (threads <= 1 || body_bytes < kParallelMinBytes) {
+    const ChunkResult r = parse_chunk(text, begin, text.size(), 0, rules, scan.ids.data());
+    scan.count = r.count;
+    scan.error = r.error;
+    return scan;
+  }
+  // Two passes over chunks cut at whitespace: count each chunk's numbers,
+  // then parse every chunk knowing where its numbers go.
+  const auto cut = split_at_spaces(text, begin, text.size(), threads * 4);
+  const std::size_t chunks = cut.size() - 1;
+  std::vector<std::uint64_t> first(chunks + 1, 0);
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+    first[c + 1] = count_tokens(text, cut[c], cut[c + 1]);
+  });
+  for (std::size_t c = 0; c < chunks; ++c) first[c + 1] += first[c];
+  std::vector<ChunkResult> results(chunks);
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+    results[c] = parse_chunk(text, cut[c], cut[c + 1], first[c], rules, scan.ids.data());
+  });
+  for (const auto& r : results) {
+    scan.count += r.count;
+    if (r.error.kind != ChunkError::kNone) {
+      scan.error = r.error;  // chunks are in text order: the first is earliest
+      break;
+    }
+  }
+  return scan;
+}
+
+// Self-loops are errors; build_csr finds them, and only then is the edge's
+// line found, by scanning to it.
+void reject_self_loop(std::string_view text, std::string_view source, std::size_t body,
+                      const Array<node_t>& ids, std::optional<std::size_t> loop, std::uint64_t base) {
+  if (!loop) return;
+  const std::size_t e = *loop;
+  std::size_t pos = body;
+  for (std::uint64_t i = 0;; ++i) {
+    while (is_space(text[pos])) ++pos;
+    if (i == 2 * e) break;
+    while (!is_space(text[pos])) ++pos;
+  }
+  const std::string id = std::to_string(ids[2 * e] + base);
+  throw_at(source, text, pos, "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id);
+}
+
+}  // namespace
+
+OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
+  OwnedGame game;
+  Array<node_t> ids;
+  parse_classic(text, options, game, ids);
+  return game;
+}
+
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game,
+                   Array<node_t>& ids_scratch) {
+  const std::string_view source = options.source;
+  if (options.timer) options.timer->start("parse");
+  const Header h = parse_header(text, source, options.start);
+  // 2M + K numbers follow, saturating: a header that overflows this is short.
+  const IdRules rules{h.m > (UINT64_MAX - h.k) / 2 ? UINT64_MAX : 2 * h.m + h.k, 1, h.n};
+  BodyScan scan = scan_ids(text, h.body, rules, options.threads, std::move(ids_scratch));
+  // Hand the scratch back however this ends.
+  struct GiveBack {
+    Array<node_t>& to;
+    Array<node_t>& from;
+    ~GiveBack() { to = std::move(from); }
+  } give_back{ids_scratch, scan.ids};
+  if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
+  if (scan.count < rules.need) report_short(text, source, h, scan.count);
+  const Array<node_t>& ids = scan.ids;
+
+  // Every count is now backed by the input; only N can still be a bare promise.
+  // (The place is only worked out when the check fails: counting lines up
+  // to a stream's 10,000th instance is not free.)
+  const std::uint64_t node_bytes = h.n * (sizeof(edge_t) + 3 * sizeof(node_t));
+  if (node_bytes > memory_budget_bytes())
+    require_memory(node_bytes, std::string(source) + ":" + std::to_string(line_of(text, options.start)),
+                   "N = " + std::to_string(h.n) + " nodes");
+  if (options.timer) options.timer->start("build CSR");
+  reject_self_loop(text, source, h.body, ids,
+                   build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game), 1);
+  game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m),
+                     ids.begin() + static_cast<std::ptrdiff_t>(rules.need));
+  if (options.timer) options.timer->stop();
+}
+
+}  // namespace grundy
+
+namespace grundy {
+
+OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options) {
+  const std::string_view source = options.source;
+  if (options.timer) options.timer->start("parse");
+  if (options.base > 1) throw InputError(std::string(source) + ": --base must be 0 or 1");
+  // No header: every number is an endpoint, and N is one past the largest id.
+  Header h;
+  h.m = UINT64_MAX / 2;  // for messages: every number belongs to an edge
+  const IdRules rules{UINT64_MAX, options.base, kMaxNodes};
+  const BodyScan scan = scan_ids(text, 0, rules, options.threads);
+  if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
+  if (scan.count % 2 != 0) {
+    h.m = scan.count / 2 + 1;
+    report_short(text, source, h, scan.count);
+  }
+  const std::uint64_t m = scan.count / 2;
+  std::uint64_t n = 0;
+  for (std::uint64_t i = 0; i < scan.count; ++i) n = std::max<std::uint64_t>(n, scan.ids[i] + std::uint64_t{1});
+  for (std::size_t t = 0; t < options.tokens.size(); ++t) {
+    const std::uint64_t id = options.tokens[t];
+    if (n == 0)
+      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " +
+                       std::to_string(id) + ", but the edge list has no edges, so the graph has no nodes");
+    if (id < options.base || id - options.base >= n)
+      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " +
+                       std::to_string(id) + " is not a node of the graph (ids " +
+                       std::to_string(options.base) + ".." + std::to_string(n + options.base - 1) + ")");
+  }
+  // N is one past the largest id: "0 200000000" is 12 bytes promising 2*10^8 nodes.
+  const std::uint64_t node_bytes = n * (sizeof(edge_t) + 3 * sizeof(node_t));
+  if (node_bytes > memory_budget_bytes())
+    require_memory(node_bytes, std::string(source), "N = " + std::to_string(n) + " nodes (one past the largest id)");
+  if (options.timer) options.timer->start("build CSR");
+  OwnedGame game;
+  reject_self_loop(text, source, 0, scan.ids,
+                   build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game),
+                   options.base);
+  for (std::uint64_t id : options.tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
+  if (options.timer) options.timer->stop();
+  return game;
+}
+
+}  // namespace grundy

@@ -1,0 +1,57 @@
+// The classic text format: "N M K", M edges "u v", K token ids, 1-based,
+// separated by any ASCII whitespace (space, tab, CR, LF, VT, FF).
+//
+// The parser is strict: every deviation is an InputError naming the line and
+// the offending value. It never allocates from the header's promise alone:
+// before any array is sized, the counts are checked against the bytes that
+// follow the header (each number needs at least one digit and a separator).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/core/phase_timer.hpp"
+
+namespace grundy {
+
+struct ParseOptions {
+  std::string_view source = "<input>";  ///< name used in error messages
+  unsigned threads = 1;  ///< >1 lets large inputs be parsed in parallel chunks
+  PhaseTimer* timer = nullptr;  ///< if set, records "parse" and "build CSR"
+  /// Where the instance starts in `text`: a stream holds several, and line
+  /// numbers in errors then count from the start of the whole stream.
+  std::size_t start = 0;
+};
+
+/// A plain edge list (GAP Benchmark Suite .el): "u v" per line, no header.
+/// N is one past the largest id; the tokens come from the command line.
+struct EdgeListOptions {
+  std::string_view source = "<input>";
+  unsigned threads = 1;
+  std::uint64_t base = 0;  ///< ids start at 0 (GAPBS) or 1
+  std::vector<std::uint64_t> tokens;  ///< token ids, in the same base
+  PhaseTimer* timer = nullptr;
+};
+OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options);
+
+/// Parses one classic instance that fills `text` (nothing may follow it).
+/// Throws InputError on any malformed input, including self-loops.
+OwnedGame parse_classic(std::string_view text, const ParseOptions& options = {});
+
+/// The same into `out`, with `ids` as scratch: both keep their capacity, so
+/// a batch worker parsing its 10,000th instance allocates nothing.
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& out,
+                   Array<node_t>& ids);
+
+}  // namespace grundy
+
+namespace grundy {
+
+class OutputFile;
+
+/// Writes `game` in the classic format: "N M K", one edge per line, then the
+/// tokens on one line, ids 1-based.
+void write_classic(const GameView& game, OutputFile& out);
+
+}  // namespace grundy

@@ -1,0 +1,394 @@
+#include "grundy/formats/gcsr.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "grundy/core/input_error.hpp"
+#include "grundy/solve/renumber.hpp"
+#include "grundy/io/temp_file.hpp"
+
+namespace grundy {
+namespace {
+
+// The fixed header (FORMAT.md), little-endian, followed by the section table.
+struct Header {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t header_bytes;
+  std::uint64_t n, m, k;
+  std::uint8_t id_bytes;
+  std::uint8_t offset_bytes;
+  std::uint16_t flags;
+  std::uint32_t section_count;
+  std::uint64_t file_bytes;
+  std::uint64_t checksum;
+};
+static_assert(sizeof(Header) == 64);
+
+struct Section {
+  std::uint32_t kind;
+  std::uint32_t flags;
+  std::uint64_t offset, bytes, count;
+};
+static_assert(sizeof(Section) == 32);
+
+enum : std::uint32_t { kOffsets = 1, kTargets = 2, kTokens = 3, kLayers = 4, kOriginalIds = 5, kDegreeRuns = 6 };
+constexpr std::uint32_t kSectionRequired = 1;
+constexpr std::uint16_t kFlagLayered = 1;
+constexpr std::uint32_t kMaxSections = 64;
+constexpr std::uint64_t kAlign = 64;
+
+static_assert(std::endian::native == std::endian::little,
+              "the .gcsr arrays are used in place: a big-endian build needs a byte-swapping reader");
+
+// FNV-1a over the header (checksum field as zero) and the section table.
+std::uint64_t checksum(const char* header, std::size_t bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    const bool in_field = i >= offsetof(Header, checksum) && i < offsetof(Header, checksum) + 8;
+    h = (h ^ static_cast<unsigned char>(in_field ? 0 : header[i])) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+
+const char* section_name(std::uint32_t kind) {
+  switch (kind) {
+    case kOffsets: return "offsets";
+    case kTargets: return "targets";
+    case kTokens: return "tokens";
+    case kLayers: return "layers";
+    case kOriginalIds: return "original ids";
+    case kDegreeRuns: return "degree runs";
+  }
+  return "unknown";
+}
+
+// The lowest index at which a parallel check failed (SIZE_MAX: none), so the
+// error names the same place whatever the thread count.
+class FirstFailure {
+ public:
+  void offer(std::uint64_t i) {
+    std::uint64_t seen = first_.load(std::memory_order_relaxed);
+    while (i < seen && !first_.compare_exchange_weak(seen, i)) {
+    }
+  }
+  std::uint64_t get() const { return first_.load(); }
+  bool any() const { return get() != UINT64_MAX; }
+
+ private:
+  std::atomic<std::uint64_t> first_{UINT64_MAX};
+};
+
+// Runs check(i) for i in [0, count) in parallel; returns the first failing i.
+template <class Check>
+std::uint64_t first_failing(const ParallelConfig& pc, std::uint64_t count, const Check& check) {
+  FirstFailure first;
+  for_range(pc, 0, count, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      if (!check(i)) {
+        first.offer(i);
+        return;
+      }
+  });
+  return first.get();
+}
+
+// Writes all of `bytes` at `offset` of fd, or throws naming `path`.
+void write_at(int fd, const char* bytes, std::size_t size, std::uint64_t offset, const std::string& path) {
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t w = ::pwrite(fd, bytes + done, size - done, static_cast<off_t>(offset + done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw InputError(path + ": write failed: " + std::strerror(w < 0 ? errno : EIO));
+    done += static_cast<std::size_t>(w);
+  }
+}
+
+}  // namespace
+
+bool looks_like_gcsr(std::string_view bytes) {
+  return bytes.size() >= sizeof kGcsrMagic &&
+         std::memcmp(bytes.data(), kGcsrMagic, sizeof kGcsrMagic) == 0;
+}
+
+bool is_gcsr_path(std::string_view path) { return path.ends_with(".gcsr"); }
+
+GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
+                   PhaseTimer* timer) {
+  if (timer) timer->start("validate");
+  const auto fail = [&](const std::string& what) -> void { throw InputError(name + ": " + what); };
+  const std::uint64_t size = bytes.size();
+  if (!looks_like_gcsr(bytes)) fail("not a .gcsr file (bad magic)");
+  if (size < sizeof(Header)) fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
+  Header h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (h.version != kGcsrVersion)
+    fail(".gcsr version " + std::to_string(h.version) + " is not supported (this grundy reads version " +
+         std::to_string(kGcsrVersion) + ")");
+  if (h.section_count > kMaxSections) fail("corrupt header: " + std::to_string(h.section_count) + " sections");
+  if (h.header_bytes != sizeof(Header) + h.section_count * sizeof(Section))
+    fail("corrupt header: header size " + std::to_string(h.header_bytes) + " does not match " +
+         std::to_string(h.section_count) + " sections");
+  if (h.header_bytes > size) fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
+  if (h.file_bytes != size)
+    fail("file is " + std::to_string(size) + " bytes but its header says " + std::to_string(h.file_bytes) +
+         (size < h.file_bytes ? " (truncated)" : ""));
+  if (checksum(bytes.data(), h.header_bytes) != h.checksum) fail("corrupt header: checksum mismatch");
+  if (h.id_bytes != sizeof(node_t)) fail("unsupported id width " + std::to_string(h.id_bytes) + " bytes");
+  if (h.offset_bytes != sizeof(edge_t)) fail("unsupported offset width " + std::to_string(h.offset_bytes) + " bytes");
+  if (h.n > kMaxNodes) fail("N = " + std::to_string(h.n) + " is too large");
+  if (h.n == 0 && h.k > 0) fail("K = " + std::to_string(h.k) + " tokens, but the graph has no nodes");
+  if ((h.flags & ~kFlagLayered) != 0) fail("unknown flags " + std::to_string(h.flags));
+  const bool layered = h.flags & kFlagLayered;
+
+  const char* found[kDegreeRuns + 1] = {};
+  std::uint64_t counts[kDegreeRuns + 1] = {};
+  for (std::uint32_t i = 0; i < h.section_count; ++i) {
+    Section s;
+    std::memcpy(&s, bytes.data() + sizeof(Header) + i * sizeof(Section), sizeof s);
+    const std::string what = std::string("section ") + std::to_string(i) + " (" + section_name(s.kind) + ")";
+    if (s.kind < kOffsets || s.kind > kDegreeRuns) {
+      if (s.flags & kSectionRequired)
+        fail(what + ": required section of kind " + std::to_string(s.kind) + " is unknown to this grundy");
+      continue;  // an optional section from a newer writer
+    }
+    if (found[s.kind]) fail(what + ": appears twice");
+    if (s.offset % kAlign != 0) fail(what + ": offset " + std::to_string(s.offset) + " is not 64-byte aligned");
+    if (s.offset < h.header_bytes || s.offset > size || s.bytes > size - s.offset)
+      fail(what + ": bytes " + std::to_string(s.offset) + "+" + std::to_string(s.bytes) +
+           " lie outside the file (" + std::to_string(size) + " bytes)");
+    const std::uint64_t elem = s.kind == kOffsets ? sizeof(edge_t) : sizeof(node_t);
+    if (s.count > s.bytes / elem || s.count * elem != s.bytes)
+      fail(what + ": " + std::to_string(s.bytes) + " bytes do not hold " + std::to_string(s.count) + " entries");
+    const std::uint64_t want = s.kind == kOffsets ? h.n + 1 : s.kind == kTargets ? h.m
+                               : s.kind == kTokens ? h.k : s.kind == kOriginalIds ? h.n : s.count;
+    if (s.count != want)
+      fail(what + ": " + std::to_string(s.count) + " entries, expected " + std::to_string(want));
+    if ((s.kind == kLayers || s.kind == kDegreeRuns) && s.count < 1) fail(what + ": empty");
+    found[s.kind] = bytes.data() + s.offset;
+    counts[s.kind] = s.count;
+  }
+  for (std::uint32_t kind : {kOffsets, kTargets, kTokens})
+    if (!found[kind]) fail(std::string("missing ") + section_name(kind) + " section");
+  if (layered != (found[kLayers] != nullptr) || layered != (found[kOriginalIds] != nullptr))
+    fail("layered flag does not match the layers and original ids sections");
+  if (found[kDegreeRuns] && !layered) fail("a degree runs section in a file that is not layered");
+
+  GcsrGame g;
+  const auto* off = reinterpret_cast<const edge_t*>(found[kOffsets]);
+  const auto* targets = reinterpret_cast<const node_t*>(found[kTargets]);
+  const auto* tokens = reinterpret_cast<const node_t*>(found[kTokens]);
+  const auto n = static_cast<node_t>(h.n);
+  g.game.graph = {n, h.m, off, targets};
+  g.game.tokens = {tokens, static_cast<std::size_t>(h.k)};
+
+  // The arrays, in parallel. Offsets first: the other checks index by them.
+  if (off[0] != 0) fail("offsets[0] is " + std::to_string(off[0]) + ", not 0");
+  if (off[n] != h.m) fail("offsets[N] is " + std::to_string(off[n]) + ", not M = " + std::to_string(h.m));
+  if (const auto i = first_failing(pc, n, [&](std::uint64_t u) { return off[u] <= off[u + 1]; }); i != UINT64_MAX)
+    fail("offsets decrease at node " + std::to_string(i + 1) + " (" + std::to_string(off[i]) + " > " +
+         std::to_string(off[i + 1]) + ")");
+  if (const auto e = first_failing(pc, h.m, [&](std::uint64_t i) { return targets[i] < n; }); e != UINT64_MAX)
+    fail("edge " + std::to_string(e + 1) + ": target id " + std::to_string(std::uint64_t{targets[e]} + 1) +
+         " is out of range 1.." + std::to_string(h.n));
+  if (const auto t = first_failing(pc, h.k, [&](std::uint64_t i) { return tokens[i] < n; }); t != UINT64_MAX)
+    fail("token " + std::to_string(t + 1) + ": node id " + std::to_string(std::uint64_t{tokens[t]} + 1) +
+         " is out of range 1.." + std::to_string(h.n));
+  if (layered) {
+    const auto* lb = reinterpret_cast<const node_t*>(found[kLayers]);
+    const std::uint64_t layers = counts[kLayers] - 1;
+    if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
+    if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
+      fail("layer " + std::to_string(l) + " is empty or out of order");
+    // Degree runs, when present: covering 0..N in order first, so that the
+    // pass below can walk them beside the layers.
+    const auto* rb = reinterpret_cast<const node_t*>(found[kDegreeRuns]);
+    const std::uint64_t runs = rb ? counts[kDegreeRuns] - 1 : 0;
+    if (rb) {
+      if (rb[0] != 0 || rb[runs] != n) fail("degree runs do not cover nodes 1..N");
+      if (const auto r = first_failing(pc, runs, [&](std::uint64_t i) { return rb[i] < rb[i + 1]; }); r != UINT64_MAX)
+        fail("degree run " + std::to_string(r) + " is empty or out of order");
+    }
+    // The run holding node u (rb set).
+    const auto run_of = [&](std::size_t u) {
+      return static_cast<std::size_t>(std::upper_bound(rb, rb + runs + 1, u) - rb) - 1;
+    };
+    // Every edge must point into a later layer: that makes the graph a DAG
+    // and the stored layers a valid order, so solving can skip layering.
+    // Every run must lie in one layer and hold one out-degree: the mex pass
+    // takes its rows at a fixed stride. One walk over the nodes does both.
+    FirstFailure bad_node, bad_run;
+    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+      std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
+      std::size_t r = rb ? run_of(b) : 0;
+      bool runs_ok = rb != nullptr;
+      for (std::size_t u = b; u < e; ++u) {
+        while (u >= lb[l + 1]) ++l;
+        if (runs_ok) {
+          while (u >= rb[r + 1]) ++r;
+          if ((u == lb[l] && u != rb[r]) || off[u + 1] - off[u] != off[rb[r] + 1] - off[rb[r]]) {
+            bad_run.offer(u);
+            runs_ok = false;
+          }
+        }
+        for (edge_t i = off[u]; i < off[u + 1]; ++i)
+          if (targets[i] < lb[l + 1]) {
+            bad_node.offer(u);
+            return;
+          }
+      }
+    });
+    if (bad_node.any())
+      fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
+    if (bad_run.any()) {
+      const std::size_t u = bad_run.get(), first = rb[run_of(u)];
+      if (u != first && std::binary_search(lb, lb + layers + 1, u))
+        fail("degree runs: node " + std::to_string(u + 1) + " starts a layer inside the run from node " +
+             std::to_string(first + 1));
+      fail("degree runs: node " + std::to_string(u + 1) + " has out-degree " + std::to_string(off[u + 1] - off[u]) +
+           ", but the run it lies in (from node " + std::to_string(first + 1) + ") has out-degree " +
+           std::to_string(off[first + 1] - off[first]));
+    }
+    const auto* orig = reinterpret_cast<const node_t*>(found[kOriginalIds]);
+    std::vector<std::atomic<std::uint64_t>> seen((h.n + 63) / 64);
+    if (const auto i = first_failing(pc, h.n, [&](std::uint64_t u) {
+          if (orig[u] >= n) return false;
+          const std::uint64_t bit = std::uint64_t{1} << (orig[u] % 64);
+          return (seen[orig[u] / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+        }); i != UINT64_MAX)
+      fail("original ids are not a permutation of 1..N (at node " + std::to_string(i + 1) + ")");
+    g.layers.begin = {lb, static_cast<std::size_t>(counts[kLayers])};
+    if (rb) g.layers.degree_runs = {rb, static_cast<std::size_t>(counts[kDegreeRuns])};
+    g.original_ids = {orig, static_cast<std::size_t>(h.n)};
+  }
+  if (timer) timer->stop();
+  return g;
+}
+
+// A section's bytes, refused (not wrapped) past what any file can hold.
+std::uint64_t section_bytes(std::uint64_t count, std::uint64_t elem, const std::string& path, const char* what) {
+  constexpr std::uint64_t kMaxSectionBytes = std::uint64_t{1} << 56;  // 64 PiB: six of them still fit u64
+  if (count > kMaxSectionBytes / elem)
+    throw InputError(path + ": " + std::to_string(count) + " " + what + " are too many for a .gcsr file");
+  return count * elem;
+}
+
+GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, std::uint64_t layers)
+    : path_(std::move(path)), layers_(layers) {
+  if (layers > n) throw InputError(path_ + ": " + std::to_string(layers) + " layers for " + std::to_string(n) + " nodes");
+  std::vector<Section> table = {
+      {kOffsets, kSectionRequired, 0, section_bytes(n + std::uint64_t{1}, sizeof(edge_t), path_, "offsets"),
+       n + std::uint64_t{1}},
+      {kTargets, kSectionRequired, 0, section_bytes(m, sizeof(node_t), path_, "edges"), m},
+      {kTokens, kSectionRequired, 0, section_bytes(k, sizeof(node_t), path_, "tokens"), k}};
+  if (layers > 0) {
+    table.push_back({kLayers, kSectionRequired, 0, (layers + 1) * sizeof(node_t), layers + 1});
+    table.push_back({kOriginalIds, kSectionRequired, 0, std::uint64_t{n} * sizeof(node_t), n});
+    // Last, and sized at commit(): readers that predate it skip it.
+    table.push_back({kDegreeRuns, 0, 0, 0, 0});
+  }
+  Header h{};
+  std::memcpy(h.magic, kGcsrMagic, sizeof h.magic);
+  h.version = kGcsrVersion;
+  h.section_count = static_cast<std::uint32_t>(table.size());
+  h.header_bytes = static_cast<std::uint32_t>(sizeof(Header) + table.size() * sizeof(Section));
+  h.n = n;
+  h.m = m;
+  h.k = k;
+  h.id_bytes = sizeof(node_t);
+  h.offset_bytes = sizeof(edge_t);
+  h.flags = layers > 0 ? kFlagLayered : 0;
+  std::uint64_t at = align_up(h.header_bytes);
+  for (auto& s : table) {
+    s.offset = at;
+    at = align_up(at + s.bytes);
+  }
+  h.file_bytes = at;
+  size_ = at;
+
+  if (size_ > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max()))
+    throw InputError(path_ + ": a .gcsr file of " + std::to_string(size_) + " bytes is past the file-size limit");
+  auto temp = std::make_unique<TempFile>(path_);
+  if (temp->writes_through())
+    throw InputError(path_ + ": a .gcsr is built in place through a mapping and needs a regular file, "
+                     "not a device or pipe");
+  // Reserve every block now: a full disk fails here with ENOSPC, instead of
+  // as a SIGBUS when a page of the mapping is first written.
+  if (const int err = ::posix_fallocate(temp->fd(), 0, static_cast<off_t>(size_)); err != 0)
+    throw InputError(path_ + ": cannot reserve " + std::to_string(size_) + " bytes: " + std::strerror(err));
+  void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, temp->fd(), 0);
+  if (p == MAP_FAILED) throw InputError(path_ + ": cannot map for writing: " + std::strerror(errno));
+  base_ = static_cast<char*>(p);
+  std::memcpy(base_, &h, sizeof h);
+  std::memcpy(base_ + sizeof h, table.data(), table.size() * sizeof(Section));
+  offsets_ = reinterpret_cast<edge_t*>(base_ + table[0].offset);
+  targets_ = reinterpret_cast<node_t*>(base_ + table[1].offset);
+  tokens_ = reinterpret_cast<node_t*>(base_ + table[2].offset);
+  if (layers > 0) {
+    layer_begin_ = reinterpret_cast<node_t*>(base_ + table[3].offset);
+    original_ids_ = reinterpret_cast<node_t*>(base_ + table[4].offset);
+  }
+  temp_file_ = std::move(temp);
+}
+
+GcsrWriter::~GcsrWriter() {
+  if (base_ != nullptr) ::munmap(base_, size_);
+}
+
+void GcsrWriter::commit() {
+  Header h;
+  std::memcpy(&h, base_, sizeof h);
+  if (layers_ > 0) {
+    // The table's last entry: the degree runs, appended past the reserved
+    // bytes (their count depends on the offsets just written).
+    Section runs;
+    char* const table = base_ + sizeof h;
+    std::memcpy(&runs, table + (h.section_count - 1) * sizeof(Section), sizeof runs);
+    const std::vector<node_t> starts =
+        degree_run_starts({static_cast<node_t>(h.n), h.m, offsets_, targets_}, {layer_begin_, layers_ + 1});
+    runs.offset = h.file_bytes;  // aligned: every section's end is
+    runs.count = starts.size();
+    runs.bytes = starts.size() * sizeof(node_t);
+    h.file_bytes = align_up(runs.offset + runs.bytes);
+    const int fd = temp_file_->fd();
+    if (const int err = ::posix_fallocate(fd, static_cast<off_t>(runs.offset), static_cast<off_t>(h.file_bytes - runs.offset));
+        err != 0)
+      throw InputError(path_ + ": cannot reserve " + std::to_string(h.file_bytes) + " bytes: " + std::strerror(err));
+    write_at(fd, reinterpret_cast<const char*>(starts.data()), runs.bytes, runs.offset, path_);
+    std::memcpy(table + (h.section_count - 1) * sizeof(Section), &runs, sizeof runs);
+    std::memcpy(base_, &h, sizeof h);  // the checksum covers file_bytes
+  }
+  h.checksum = checksum(base_, h.header_bytes);
+  std::memcpy(base_, &h, sizeof h);
+  if (::msync(base_, size_, MS_SYNC) != 0)
+    throw InputError(path_ + ": write failed: " + std::strerror(errno));
+  ::munmap(base_, size_);
+  base_ = nullptr;
+  temp_file_->commit();
+}
+
+void write_gcsr(const std::string& path, const GameView& game, std::span<const node_t> layer_begin,
+                std::span<const node_t> original_ids) {
+  const CsrView& g = game.graph;
+  GcsrWriter w(path, g.n, g.m, game.tokens.size(), layer_begin.empty() ? 0 : layer_begin.size() - 1);
+  std::memcpy(w.offsets(), g.offsets, (std::size_t{g.n} + 1) * sizeof(edge_t));
+  std::memcpy(w.targets(), g.targets, g.m * sizeof(node_t));
+  std::memcpy(w.tokens(), game.tokens.data(), game.tokens.size() * sizeof(node_t));
+  if (!layer_begin.empty()) {
+    std::memcpy(w.layer_begin(), layer_begin.data(), layer_begin.size_bytes());
+    std::memcpy(w.original_ids(), original_ids.data(), original_ids.size_bytes());
+  }
+  w.commit();
+}
+
+}  // namespace grundy

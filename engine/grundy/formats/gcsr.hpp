@@ -1,0 +1,92 @@
+// The binary CSR file (.gcsr): graphs loaded by mapping, with no parse and
+// no copy. The byte layout is specified in engine/FORMAT.md; this header is
+// its reader and writer.
+//
+// Reading maps the file read-only and validates everything before any use:
+// the header (magic, version, checksum, sizes against the file length) and,
+// in one parallel pass, the arrays (offsets monotone and ending at M, every
+// target and token below N, layers well formed with every edge pointing to a
+// later layer, original ids a permutation, degree runs true to the
+// offsets). A truncated, corrupted or foreign file is an InputError, never a
+// crash or a read past the mapping.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/primitives/parallel.hpp"
+#include "grundy/core/phase_timer.hpp"
+#include "grundy/io/temp_file.hpp"
+
+namespace grundy {
+
+inline constexpr char kGcsrMagic[8] = {'G', 'C', 'S', 'R', '\r', '\n', '\x1a', '\n'};
+inline constexpr std::uint32_t kGcsrVersion = 1;
+
+/// True when `bytes` starts like a .gcsr file (the magic): how every command
+/// tells binary input from text, by content and not by name.
+bool looks_like_gcsr(std::string_view bytes);
+
+/// True when an output path asks for .gcsr (its extension): how writers
+/// choose between binary and text.
+bool is_gcsr_path(std::string_view path);
+
+/// A validated .gcsr file: views into the caller's mapping (keep it alive).
+struct GcsrGame {
+  GameView game;                         ///< ids as stored (renumbered if layered)
+  StoredLayers layers;                   ///< empty unless layered
+  std::span<const node_t> original_ids;  ///< empty unless layered: stored id -> user's id
+};
+
+/// Validates `bytes` (the whole file) and returns views into it. Records a
+/// "validate" phase. Throws InputError "<name>: <what>" on any defect.
+GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
+                   PhaseTimer* timer = nullptr);
+
+/// Writes a .gcsr file in place through a shared mapping of a temporary file
+/// that commit() renames to `path`. Space is reserved up front (a full disk
+/// is an error here, not a signal later); destroying the writer without
+/// commit() removes the temporary. A layered file's degree runs are derived
+/// from its offsets and layers at commit(), and appended then (their count
+/// is known only once the offsets are written).
+class GcsrWriter {
+ public:
+  /// layers > 0 makes a layered file with that many layers.
+  GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, std::uint64_t layers = 0);
+  ~GcsrWriter();
+  GcsrWriter(const GcsrWriter&) = delete;
+  GcsrWriter& operator=(const GcsrWriter&) = delete;
+
+  edge_t* offsets() const { return offsets_; }
+  node_t* targets() const { return targets_; }
+  node_t* tokens() const { return tokens_; }
+  node_t* layer_begin() const { return layer_begin_; }    ///< layers+1 entries
+  node_t* original_ids() const { return original_ids_; }  ///< n entries
+
+  /// Appends a layered file's degree runs, seals the header (checksum),
+  /// unmaps, and renames into place.
+  void commit();
+
+ private:
+  std::string path_;
+  std::unique_ptr<TempFile> temp_file_;
+  char* base_ = nullptr;
+  std::size_t size_ = 0;
+  edge_t* offsets_ = nullptr;
+  node_t* targets_ = nullptr;
+  node_t* tokens_ = nullptr;
+  node_t* layer_begin_ = nullptr;
+  node_t* original_ids_ = nullptr;
+  std::uint64_t layers_ = 0;  // 0: not layered
+};
+
+/// Writes an in-memory game (plus optional layering) as .gcsr.
+void write_gcsr(const std::string& path, const GameView& game,
+                std::span<const node_t> layer_begin = {},
+                std::span<const node_t> original_ids = {});
+
+}  // namespace grundy

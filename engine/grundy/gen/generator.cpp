@@ -1,0 +1,300 @@
+#include "grundy/gen/generator.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "grundy/gen/permutation.hpp"
+
+namespace grundy {
+namespace {
+
+// Streams keep the different random choices of one seed independent.
+enum : std::uint64_t {
+  kPermStream = 1,
+  kEdgeStream = 2,
+  kTokenStream = 3,
+  kDegreeStream = 4,
+  kKronStream = 5,
+};
+
+constexpr Shape kShapes[] = {Shape::uniform,  Shape::layered,    Shape::chain,
+                             Shape::powerlaw, Shape::tournament, Shape::kron};
+
+using u128 = unsigned __int128;
+
+std::uint64_t below(std::uint64_t r, std::uint64_t bound) {  // r uniform in [0, bound)
+  return static_cast<std::uint64_t>((static_cast<u128>(r) * bound) >> 64);
+}
+
+// floor(m * part / whole) without overflow.
+std::uint64_t share(std::uint64_t m, u128 part, u128 whole) {
+  if (whole == 0) return 0;
+  // part <= whole and m < 2^64; whole < 2^64 in every use, so this fits.
+  return static_cast<std::uint64_t>(static_cast<u128>(m) * part / whole);
+}
+
+// The edges of the nodes of rank < r, for the shapes that spread edges by a
+// closed form (kron and powerlaw build theirs from data).
+struct RankModel {
+  const GenSpec& s;
+  std::uint64_t n, m;
+
+  std::uint64_t start(std::uint64_t r) const {
+    switch (s.shape) {
+      case Shape::uniform: {
+        // A uniform pair's lower rank is r with weight n-1-r: node r gets a
+        // share of the M edges proportional to it.
+        const u128 c = static_cast<u128>(r) * (n - 1) - static_cast<u128>(r) * (r - (r > 0)) / 2;
+        return share(m, c, static_cast<u128>(n) * (n - 1) / 2);
+      }
+      case Shape::tournament:
+        return static_cast<std::uint64_t>(static_cast<u128>(r) * (n - 1) -
+                                          static_cast<u128>(r) * (r - (r > 0)) / 2);
+      case Shape::chain: {
+        // One spine edge per node but the last, plus an even share of the rest.
+        const std::uint64_t spine = std::min(r, n - 1);
+        return spine + share(m - (n - 1), spine, n - 1);
+      }
+      case Shape::layered: {
+        const std::uint64_t senders = band_begin(s.layers - 1);  // all but the last band
+        return share(m, std::min(r, senders), senders);
+      }
+      case Shape::powerlaw:
+      case Shape::kron: break;
+    }
+    return 0;
+  }
+  // Band l is ranks [band_begin(l), band_begin(l+1)).
+  std::uint64_t band_begin(std::uint64_t l) const {
+    return static_cast<std::uint64_t>(static_cast<u128>(l) * n / s.layers);
+  }
+  // The target rank of edge j of rank r. Its random stream index is (r, j)
+  // packed (j < n < 2^32), not the edge's global number, which would cost
+  // the rank's start (a 128-bit division) per row.
+  std::uint64_t target(std::uint64_t r, std::uint64_t j) const {
+    const std::uint64_t h = mix(s.seed, kEdgeStream, (r << 32) | j);
+    switch (s.shape) {
+      case Shape::tournament: return r + 1 + j;
+      case Shape::chain:
+        return j == 0 ? r + 1 : r + 1 + below(h, std::min<std::uint64_t>(n - 1 - r, 64));
+      case Shape::layered: {
+        std::uint64_t l = r * s.layers / n;  // candidate band, corrected below
+        while (band_begin(l + 1) <= r) ++l;
+        while (band_begin(l) > r) --l;
+        const std::uint64_t b = band_begin(l + 1), e = band_begin(l + 2);
+        return b + below(h, e - b);
+      }
+      case Shape::uniform:
+      case Shape::powerlaw:
+      case Shape::kron: break;
+    }
+    return r + 1 + below(h, n - 1 - r);  // any later rank
+  }
+};
+
+// Pareto weights, damped near the end where few later ranks remain; the
+// prefix of their integer split is the powerlaw shape's edge start per rank.
+Array<edge_t> powerlaw_starts(std::uint64_t n, std::uint64_t m, std::uint64_t seed) {
+  constexpr double kAlpha = 1.6;  // tail exponent: max degree grows like n^(1/alpha)
+  Array<double> prefix(n + 1, 0.0);
+  for (std::uint64_t r = 0; r < n; ++r) {
+    const double u = (static_cast<double>(mix(seed, kDegreeStream, r) >> 11) + 1.0) * 0x1p-53;
+    const double room = r + 1 < n ? static_cast<double>(n - 1 - r) / static_cast<double>(n) : 0.0;
+    prefix[r + 1] = prefix[r] + std::pow(u, -1.0 / kAlpha) * room;
+  }
+  Array<edge_t> start(n + 1, 0);
+  const double total = prefix[n];
+  for (std::uint64_t r = 0; r <= n; ++r)
+    start[r] = total > 0 ? std::min<edge_t>(m, static_cast<edge_t>(std::floor(static_cast<double>(m) * (prefix[r] / total)))) : 0;
+  start[n] = m;
+  for (std::uint64_t r = n; r-- > 0;) start[r] = std::min(start[r], start[r + 1]);
+  return start;
+}
+
+// Serial prefix sum in place: deterministic, and one pass over n entries is
+// small next to filling m edges.
+void prefix_sum(edge_t* a, std::uint64_t n) {
+  for (std::uint64_t i = 1; i <= n; ++i) a[i] += a[i - 1];
+}
+
+// R-MAT: each of `scale` levels picks a quadrant with probabilities
+// .57/.19/.19/.05, 16 bits of one mix() per level. Endpoints beyond n and
+// self-loops are drawn again (attempt counter in the stream index).
+std::pair<std::uint64_t, std::uint64_t> kron_edge(std::uint64_t seed, std::uint64_t e,
+                                                  std::uint64_t n, int scale) {
+  for (std::uint64_t attempt = 0;; ++attempt) {
+    std::uint64_t x = 0, y = 0, bits = 0;
+    for (int level = 0; level < scale; ++level) {
+      if (level % 4 == 0) bits = mix(seed, kKronStream + (attempt << 8), e * 16 + static_cast<std::uint64_t>(level / 4));
+      const std::uint64_t p = bits & 0xFFFF;  // quadrants a, b, c, d of 2^16
+      bits >>= 16;
+      x = 2 * x + (p >= 49807);                                 // c or d: lower half
+      y = 2 * y + ((p >= 37356 && p < 49807) || p >= 62259);  // b or d: right half
+    }
+    if (x < n && y < n && x != y) return {x, y};
+  }
+}
+
+}  // namespace
+
+std::uint64_t mix(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + index;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+Shape parse_shape(std::string_view name) {
+  for (Shape s : kShapes)
+    if (shape_name(s) == name) return s;
+  throw std::invalid_argument("unknown shape \"" + std::string(name) + "\" (known: " +
+                              shape_names() + ")");
+}
+
+std::string_view shape_name(Shape shape) {
+  switch (shape) {
+    case Shape::uniform: return "uniform";
+    case Shape::layered: return "layered";
+    case Shape::chain: return "chain";
+    case Shape::powerlaw: return "powerlaw";
+    case Shape::tournament: return "tournament";
+    case Shape::kron: return "kron";
+  }
+  return "?";
+}
+
+std::string shape_names() {
+  std::string s;
+  for (Shape sh : kShapes) s += (s.empty() ? "" : ", ") + std::string(shape_name(sh));
+  return s;
+}
+
+std::uint64_t generated_edges(const GenSpec& s) {
+  switch (s.shape) {
+    case Shape::tournament:
+      return static_cast<std::uint64_t>(static_cast<u128>(s.nodes) * (s.nodes - (s.nodes > 0)) / 2);
+    case Shape::chain: return std::max(s.edges, s.nodes - (s.nodes > 0));
+    case Shape::layered: return s.layers >= 2 && s.nodes >= s.layers ? s.edges : 0;
+    case Shape::uniform:
+    case Shape::powerlaw:
+    case Shape::kron: return s.edges;
+  }
+  return 0;
+}
+
+void check_spec(const GenSpec& s) {
+  // Past these no machine holds the graph; below them every size below fits u64.
+  constexpr std::uint64_t kMaxEdges = std::uint64_t{1} << 48, kMaxTokens = std::uint64_t{1} << 48;
+  if (s.edges > kMaxEdges)
+    throw std::invalid_argument("--edges " + std::to_string(s.edges) + " is more than 2^48");
+  if (s.tokens > kMaxTokens)
+    throw std::invalid_argument("--tokens " + std::to_string(s.tokens) + " is more than 2^48");
+  if (s.nodes > kMaxNodes)
+    throw std::invalid_argument("--nodes " + std::to_string(s.nodes) + " is more than " +
+                                std::to_string(kMaxNodes));
+  if (s.nodes == 0 && s.tokens > 0) throw std::invalid_argument("tokens need at least one node");
+  if (s.shape == Shape::tournament && s.nodes > 1u << 20)
+    throw std::invalid_argument("a tournament of more than 2^20 nodes has over 5*10^11 edges");
+  if (s.shape == Shape::layered && (s.layers < 2 || s.layers > s.nodes))
+    throw std::invalid_argument("--layers must be between 2 and --nodes");
+  if (generated_edges(s) > 0 && s.nodes < 2)
+    throw std::invalid_argument("edges need at least two nodes");
+}
+
+void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfig& pc,
+                   const std::function<void(std::uint64_t)>& progress) {
+  check_spec(s);
+  const std::uint64_t n = s.nodes, m = generated_edges(s);
+  const Permutation id_of(n, s.seed ^ kPermStream);  // rank -> id
+  std::atomic<std::uint64_t> done{0};
+  const auto report = [&](std::uint64_t edges) {
+    if (progress) progress(done.fetch_add(edges, std::memory_order_relaxed) + edges);
+  };
+
+  if (s.shape == Shape::kron) {
+    // Edges come from a distribution over pairs, not per source: count the
+    // sources' degrees, scatter, then sort each row so that the bytes do not
+    // depend on which thread placed which edge.
+    int scale = 1;
+    while ((std::uint64_t{1} << scale) < n) ++scale;
+    auto oriented = [&](std::uint64_t e) {
+      auto [x, y] = kron_edge(s.seed, e, n, scale);
+      const std::uint64_t rx = id_of.inverse(x), ry = id_of.inverse(y);
+      return rx < ry ? std::pair{x, y} : std::pair{y, x};
+    };
+    std::fill_n(out.offsets, n + 1, 0);
+    for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i)
+        std::atomic_ref<edge_t>(out.offsets[oriented(i).first + 1]).fetch_add(1, std::memory_order_relaxed);
+    });
+    prefix_sum(out.offsets, n);
+    Array<edge_t> cursor(out.offsets, out.offsets + n);
+    for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        const auto [x, y] = oriented(i);
+        out.targets[std::atomic_ref<edge_t>(cursor[x]).fetch_add(1, std::memory_order_relaxed)] =
+            static_cast<node_t>(y);
+      }
+      report(e - b);
+    });
+    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t u = b; u < e; ++u)
+        std::sort(out.targets + out.offsets[u], out.targets + out.offsets[u + 1]);
+    });
+  } else {
+    const RankModel model{s, n, m};
+    Array<edge_t> pl;
+    if (s.shape == Shape::powerlaw) pl = powerlaw_starts(n, m, s.seed);
+    const auto start = [&](std::uint64_t r) { return pl.empty() ? model.start(r) : pl[r]; };
+    // The ranks of ids [b, e), as SIMD batches (Permutation::apply_inverse).
+    tbb::enumerable_thread_specific<std::vector<node_t>> rank_buffers;
+    const auto ranks_of = [&](std::size_t b, std::size_t e) -> const node_t* {
+      std::vector<node_t>& ranks = rank_buffers.local();
+      ranks.resize(e - b);
+      for (std::size_t u = b; u < e; ++u) ranks[u - b] = static_cast<node_t>(u);
+      id_of.apply_inverse(ranks.data(), ranks.size());
+      return ranks.data();
+    };
+    // offsets by id: the degree of each id's rank, then a prefix sum.
+    out.offsets[0] = 0;
+    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+      const node_t* rank = ranks_of(b, e);
+      for (std::size_t u = b; u < e; ++u) out.offsets[u + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
+    });
+    prefix_sum(out.offsets, n);
+    // Each id's row, independently: parallel and deterministic. The rows
+    // first get target ranks, then a block's worth of them at once is mapped
+    // to ids (Permutation::apply runs as SIMD over a batch).
+    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+      const node_t* rank = ranks_of(b, e);
+      for (std::size_t u = b; u < e; ++u) {
+        const std::uint64_t r = rank[u - b];
+        node_t* row = out.targets + out.offsets[u];
+        const std::uint64_t d = out.offsets[u + 1] - out.offsets[u];
+        for (std::uint64_t j = 0; j < d; ++j) row[j] = static_cast<node_t>(model.target(r, j));
+      }
+      id_of.apply(out.targets + out.offsets[b], out.offsets[e] - out.offsets[b]);
+      report(out.offsets[e] - out.offsets[b]);
+    });
+  }
+  for (std::uint64_t t = 0; t < s.tokens; ++t)
+    out.tokens[t] = static_cast<node_t>(below(mix(s.seed, kTokenStream, t), n));
+}
+
+OwnedGame generate(const GenSpec& s, const ParallelConfig& pc) {
+  check_spec(s);
+  OwnedGame game;
+  game.n = static_cast<node_t>(s.nodes);
+  game.offsets.assign(s.nodes + 1, 0);
+  game.targets.resize(generated_edges(s));
+  game.tokens.resize(s.tokens);
+  generate_into(s, {game.offsets.data(), game.targets.data(), game.tokens.data()}, pc);
+  return game;
+}
+
+}  // namespace grundy

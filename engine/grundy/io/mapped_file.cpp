@@ -1,0 +1,182 @@
+#include "grundy/io/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#include "grundy/core/input_error.hpp"
+#include "grundy/core/memory_budget.hpp"
+#include "grundy/io/temp_file.hpp"
+
+namespace grundy {
+namespace {
+
+[[noreturn]] void fail(const std::string& name, const char* what) {
+  throw InputError(name + ": " + what + ": " + std::strerror(errno));
+}
+
+// Live mappings, in fixed slots a SIGBUS handler can read: a file that
+// another process truncates while it is mapped raises SIGBUS on the next
+// read of a page past its new end, and the handler names the file.
+constexpr int kMapSlots = 1024;
+constexpr std::size_t kNameMax = 512;
+struct MapSlot {
+  std::atomic<bool> used{false};
+  const char* begin = nullptr;
+  std::size_t size = 0;
+  char name[kNameMax] = {};
+};
+MapSlot g_maps[kMapSlots];
+
+void write_all(const char* s) {
+  for (std::size_t len = std::strlen(s); len > 0;) {
+    const ssize_t n = ::write(STDERR_FILENO, s, len);
+    if (n <= 0) return;
+    s += n;
+    len -= static_cast<std::size_t>(n);
+  }
+}
+
+extern "C" void on_bus_error(int, siginfo_t* info, void*) {
+  const char* addr = static_cast<const char*>(info->si_addr);
+  const char* name = nullptr;
+  for (auto& m : g_maps)
+    if (m.used.load() && addr >= m.begin && addr < m.begin + m.size) name = m.name;
+  remove_live_temporaries();
+  write_all("grundy: ");
+  write_all(name != nullptr ? name : "an input");
+  write_all(": the file shrank while it was being read (truncated by another program?)\n");
+  ::_exit(1);
+}
+
+int register_mapping(const char* begin, std::size_t size, const std::string& name) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = on_bus_error;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGBUS, &sa, nullptr);
+  });
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  for (int i = 0; i < kMapSlots; ++i) {
+    if (!g_maps[i].used.load()) {
+      g_maps[i].begin = begin;
+      g_maps[i].size = size;
+      const std::size_t n = std::min(name.size(), kNameMax - 1);
+      std::memcpy(g_maps[i].name, name.data(), n);
+      g_maps[i].name[n] = '\0';
+      g_maps[i].used.store(true);
+      return i;
+    }
+  }
+  return -1;  // untracked: the handler still ends the process with a message
+}
+
+}  // namespace
+
+MappedFile::MappedFile(const std::string& path) : name_(path == "-" ? "<stdin>" : path) {
+  if (path.empty()) throw InputError("an input path is empty");
+  const bool is_stdin = path == "-";
+  const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(name_, "cannot open");
+  struct Closer {
+    int fd;
+    bool own;
+    ~Closer() {
+      if (own) ::close(fd);
+    }
+  } closer{fd, !is_stdin};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail(name_, "cannot stat");
+  if (S_ISDIR(st.st_mode)) throw InputError(name_ + ": is a directory");
+  if (!S_ISREG(st.st_mode)) {
+    try {
+      read_stream(fd);
+    } catch (...) {
+      if (stream_ != nullptr) ::munmap(stream_, stream_capacity_);
+      throw;
+    }
+    return;
+  }
+  size_ = static_cast<std::size_t>(st.st_size);
+  if (size_ == 0) return;
+  // Every page is read in up front (MAP_POPULATE), so the file counts.
+  require_memory(size_, name_, "mapping this file of " + std::to_string(size_) + " bytes");
+  mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  if (mapping_ == MAP_FAILED) {
+    mapping_ = nullptr;
+    fail(name_, "cannot map");
+  }
+  data_ = static_cast<const char*>(mapping_);
+  slot_ = register_mapping(data_, size_, name_);
+}
+
+MappedFile::~MappedFile() {
+  if (slot_ >= 0) g_maps[slot_].used.store(false);
+  if (mapping_ != nullptr) ::munmap(mapping_, size_);
+  if (stream_ != nullptr) ::munmap(stream_, stream_capacity_);
+}
+
+// A pipe, terminal or device: its length is known only at its end (if it
+// has one). It is read into anonymous memory that grows by remapping (no
+// copy, no doubling), refused past the memory budget, and, unless it starts
+// as a .gcsr does ("GCSR"), checked for bytes no text instance holds as it
+// arrives, so /dev/zero or a binary file fails on its first block.
+void MappedFile::read_stream(int fd) {
+  constexpr std::size_t kStep = std::size_t{1} << 20;
+  const std::uint64_t budget = memory_budget_bytes();
+  std::size_t used = 0;
+  std::size_t checked = 0;
+  std::uint64_t lines = 1;
+  bool binary = false;
+  for (;;) {
+    if (used == stream_capacity_) {
+      if (stream_capacity_ + kStep > budget) {
+        throw InputError(name_ + ": more than the " + std::to_string(budget >> 20) +
+                         " MiB of memory this process may use arrived and the input goes on");
+      }
+      void* p = stream_ == nullptr
+                    ? ::mmap(nullptr, kStep, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                    : ::mremap(stream_, stream_capacity_, stream_capacity_ + kStep, MREMAP_MAYMOVE);
+      if (p == MAP_FAILED) {
+        throw InputError(name_ + ": out of memory reading the input");
+      }
+      stream_ = static_cast<char*>(p);
+      stream_capacity_ += kStep;
+    }
+    const ssize_t got = ::read(fd, stream_ + used, stream_capacity_ - used);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      fail(name_, "cannot read");
+    }
+    used += static_cast<std::size_t>(got);
+    if (checked == 0 && used >= 4) binary = std::memcmp(stream_, "GCSR", 4) == 0;
+    if (binary || used < 4) continue;
+    for (; checked < used; ++checked) {
+      const auto c = static_cast<unsigned char>(stream_[checked]);
+      if (c == '\n') ++lines;
+      const bool text = c >= 0x20 ? c < 0x7f : (c >= '\t' && c <= '\r');
+      if (!text) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", c);
+        throw InputError(name_ + ":" + std::to_string(lines) + ": byte " + hex + " at offset " +
+                         std::to_string(checked) + ": not a text instance");
+      }
+    }
+  }
+  data_ = stream_;
+  size_ = used;
+}
+
+}  // namespace grundy

@@ -1,0 +1,332 @@
+#include "grundy/jobs/batch.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <new>
+#include <optional>
+
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/game.hpp"
+#include "grundy/formats/gcsr.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/formats/instance_stream.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/io/mapped_file.hpp"
+#include "grundy/core/memory_budget.hpp"
+#include "grundy/io/output_file.hpp"
+#include "grundy/solve/solver.hpp"
+
+namespace grundy {
+namespace {
+
+// One thread's reusable arrays: after the first few instances, parsing and
+// solving allocate nothing.
+struct Workspace {
+  OwnedGame game;
+  Array<node_t> ids;
+  Layers layers;
+  SgValues sg;
+};
+
+struct Item {
+  std::shared_ptr<const MappedFile> file{};  // null: the input could not be opened or listed
+  std::string open_error{};
+  InstanceSpan span{};
+  bool gcsr = false;
+  std::string note{};  // appended to the instance's error
+  std::uint64_t line = 0;
+  std::string framing_error{};  // the framer's verdict on a damaged region (not parsed)
+};
+
+InstanceResult named(std::string name) {
+  InstanceResult r;
+  r.name = std::move(name);
+  return r;
+}
+
+bool is_instance_file(const std::filesystem::path& p) {
+  const auto ext = p.extension().string();
+  return ext == ".in" || ext == ".txt" || ext == ".gcsr";
+}
+
+void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchOptions& o,
+                const ParallelConfig& pc) {
+  const auto start = std::chrono::steady_clock::now();
+  r.bytes = item.span.end - item.span.begin;
+  try {
+    if (item.file == nullptr) throw InputError(item.open_error);
+    if (!item.framing_error.empty()) throw InputError(item.framing_error);
+    const std::string& path = item.file->name();
+    GameView view;
+    StoredLayers stored;
+    std::span<const node_t> original;
+    if (item.gcsr) {
+      const GcsrGame f = read_gcsr(item.file->bytes(), path, pc);
+      view = f.game;
+      stored = f.layers;
+      original = f.original_ids;
+    } else {
+      const std::string_view text = item.file->bytes().substr(0, item.span.end);
+      const LineOrigin origin(text, item.span.begin, item.line == 0 ? 1 : item.line);
+      parse_classic(text, {path, pc.threads, nullptr, item.span.begin}, ws.game, ws.ids);
+      view = ws.game.view();
+    }
+    const CsrView& g = view.graph;
+    require_memory(graph_bytes(g) + solve_memory_bytes(g.n, g.m, Algo::level, o.verify), r.name,
+                   std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
+    r.n = g.n;
+    r.m = g.m;
+    r.k = view.tokens.size();
+    try {
+      level_sg(g, pc, ws.layers, ws.sg, nullptr, stored);
+    } catch (const CycleError& e) {
+      throw InputError(r.name + ": " + e.what());
+    }
+    r.depth = stored.empty() ? ws.layers.count() : stored.begin.size() - 1;
+    r.nim_sum = nim_sum(ws.sg, view.tokens);
+    r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
+    const auto user = [&](node_t u) { return std::uint64_t{original.empty() ? u : original[u]} + 1; };
+    if (o.move) {
+      r.move = "move ";
+      if (const auto mv = winning_move(view, ws.sg)) {
+        append_number(r.move, mv->token + 1, ' ');
+        append_number(r.move, user(mv->from), ' ');
+        append_number(r.move, user(mv->to), '\0');
+        r.move.pop_back();
+      } else {
+        r.move += "none";
+      }
+    }
+    if (o.verify) {
+      if (const auto bad = verify_sg(g, ws.sg, pc)) {
+        r.status = InstanceResult::Status::mismatch;
+        r.message = r.name + ": verification failed (" + bad->check + "): node " +
+                    std::to_string(user(bad->node)) + " has SG " + std::to_string(bad->got) +
+                    ", expected " + std::to_string(bad->want);
+      }
+    }
+  } catch (const InputError& e) {
+    r.status = InstanceResult::Status::error;
+    r.message = e.what();
+    if (!item.note.empty()) r.message += "; " + item.note;
+  } catch (const std::bad_alloc&) {
+    r.status = InstanceResult::Status::error;
+    r.message = r.name + ": out of memory";
+  }
+  r.microseconds = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+namespace {
+
+// Walks a folder recursively: its instance files, and an entry for every
+// folder or link that cannot be read, so that nothing is dropped in silence.
+void walk_folder(const std::filesystem::path& dir, std::vector<BatchInput>& out) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) {
+    out.push_back({dir.string(), "cannot read folder: " + ec.message()});
+    return;
+  }
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (ec) {
+      out.push_back({dir.string(), "cannot read folder: " + ec.message()});
+      return;
+    }
+    const std::filesystem::path& p = it->path();
+    std::error_code st;
+    const auto status = it->status(st);  // follows links
+    if (st || !std::filesystem::exists(status)) {
+      if (it->is_symlink(st) && is_instance_file(p))
+        out.push_back({p.string(), "a link to nothing (dangling symbolic link)"});
+      else if (!it->is_symlink(st))
+        out.push_back({p.string(), "cannot stat: " + (st ? st.message() : std::string("missing"))});
+      continue;
+    }
+    if (std::filesystem::is_directory(status)) {
+      walk_folder(p, out);
+    } else if (is_instance_file(p)) {
+      out.push_back({p.string(), {}});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& paths) {
+  std::vector<BatchInput> inputs;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (p != "-" && std::filesystem::is_directory(p, ec)) {
+      std::vector<BatchInput> found;
+      walk_folder(p, found);
+      std::stable_sort(found.begin(), found.end(),
+                       [](const BatchInput& a, const BatchInput& b) { return a.path < b.path; });
+      inputs.insert(inputs.end(), found.begin(), found.end());
+    } else {
+      inputs.push_back({p, {}});
+    }
+  }
+  return inputs;
+}
+
+namespace {
+
+// Turns the inputs into items, one file at a time, in input order. A file
+// stays mapped while an item of it is in flight (the items share it), so a
+// batch of 100,000 files holds only a few mappings at a time.
+class ItemProducer {
+ public:
+  explicit ItemProducer(const std::vector<BatchInput>& inputs) : inputs_(inputs) {}
+
+  // The next item and its result's name, or false at the end of the inputs.
+  bool next(Item& item, std::string& name) {
+    while (true) {
+      if (framer_) {
+        if (!lookahead_) {
+          framer_.reset();
+          file_.reset();
+          continue;
+        }
+        const FramedInstance here = std::move(*lookahead_);
+        lookahead_ = framer_->next();
+        const bool only = here.index == 1 && !lookahead_ && first_;
+        first_ = false;
+        item = {.file = file_, .span = here.span, .note = here.note, .line = here.line};
+        if (!here.error.empty())
+          item.framing_error = file_->name() + ":" + std::to_string(here.line) + ": " + here.error;
+        name = only ? file_->name()
+               : here.index != 0 ? file_->name() + "#" + std::to_string(here.index)
+                                 : file_->name() + ":" + std::to_string(here.line);
+        return true;
+      }
+      if (next_input_ == inputs_.size()) return false;
+      const BatchInput& in = inputs_[next_input_++];
+      name = in.path == "-" ? "<stdin>" : in.path;
+      if (!in.error.empty()) {
+        item = {.open_error = in.path + ": " + in.error};
+        return true;
+      }
+      try {
+        file_ = std::make_shared<const MappedFile>(in.path);
+      } catch (const InputError& e) {
+        item = {.open_error = e.what()};
+        return true;
+      }
+      if (looks_like_gcsr(file_->bytes())) {
+        item = {.file = file_, .span = {0, file_->bytes().size()}, .gcsr = true};
+        file_.reset();
+        return true;
+      }
+      framer_.emplace(file_->bytes());
+      first_ = true;
+      lookahead_ = framer_->next();
+      if (!lookahead_) {  // nothing but whitespace: an error to report
+        framer_.reset();
+        item = {.file = file_, .span = {0, file_->bytes().size()}};
+        file_.reset();
+        return true;
+      }
+    }
+  }
+
+ private:
+  const std::vector<BatchInput>& inputs_;
+  std::size_t next_input_ = 0;
+  std::shared_ptr<const MappedFile> file_;  // the text file being framed
+  std::optional<StreamFramer> framer_;
+  std::optional<FramedInstance> lookahead_;  // its next instance, found early
+  bool first_ = false;
+};
+
+}  // namespace
+
+BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions& o,
+                      const std::function<void(const InstanceResult&)>& sink,
+                      const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::size_t total_bytes = 0, done_bytes = 0;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    const auto size = in.path == "-" || !in.error.empty() ? 0 : std::filesystem::file_size(in.path, ec);
+    total_bytes += ec ? 0 : static_cast<std::size_t>(size);
+  }
+  BatchCounts counts;
+
+  // A pipeline: splitting (serial, in order) runs while earlier instances
+  // are solved (in parallel), and results leave in order as soon as they
+  // and those before them are done.
+  struct Chunk {
+    std::vector<Item> items;
+    std::vector<InstanceResult> results;
+  };
+  ItemProducer producer(inputs);
+  constexpr std::size_t kChunkItems = 16;
+  const auto produce = [&]() -> Chunk* {
+    auto chunk = std::make_unique<Chunk>();
+    Item item;
+    std::string name;
+    while (chunk->items.size() < kChunkItems && producer.next(item, name)) {
+      chunk->items.push_back(std::move(item));
+      chunk->results.push_back(named(std::move(name)));
+      chunk->results.back().line = chunk->items.back().line;
+      item = {};
+      name.clear();
+    }
+    return chunk->items.empty() ? nullptr : chunk.release();
+  };
+  tbb::enumerable_thread_specific<Workspace> workspaces;
+  const auto solve = [&](Chunk* c) {
+    for (std::size_t i = 0; i < c->items.size(); ++i) {
+      const bool big = c->items[i].span.end - c->items[i].span.begin >= o.big_bytes;
+      solve_item(c->items[i], c->results[i], workspaces.local(), o, big ? o.pc : ParallelConfig{1});
+    }
+    return c;
+  };
+  const auto emit = [&](Chunk* c) {
+    const std::unique_ptr<Chunk> owned(c);  // unmaps a finished file with its last items
+    for (std::size_t i = 0; i < c->items.size(); ++i) {
+      done_bytes += c->items[i].span.end - c->items[i].span.begin;
+      counts.add(c->results[i]);
+      sink(c->results[i]);
+    }
+    if (progress) progress(done_bytes, total_bytes);
+  };
+  if (o.pc.threads > 1) {
+    tbb::parallel_pipeline(
+        o.pc.threads * 4,
+        tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
+                                       [&](tbb::flow_control& fc) {
+                                         Chunk* c = produce();
+                                         if (c == nullptr) fc.stop();
+                                         return c;
+                                       }) &
+            tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, solve) &
+            tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, emit));
+  } else {
+    while (Chunk* c = produce()) emit(solve(c));
+  }
+  return counts;
+}
+
+void BatchCounts::add(const InstanceResult& r) {
+  ++instances;
+  bytes += r.bytes;
+  switch (r.status) {
+    case InstanceResult::Status::win: ++wins; break;
+    case InstanceResult::Status::lose: ++losses; break;
+    case InstanceResult::Status::error: ++errors; break;
+    case InstanceResult::Status::mismatch: ++mismatches; break;
+  }
+}
+
+}  // namespace grundy

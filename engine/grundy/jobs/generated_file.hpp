@@ -1,0 +1,22 @@
+// Writing a generated DAG to a file: classic text, .gcsr straight from the
+// generator, or a layered .gcsr (renumbered by topological layers). The one
+// path that `grundy gen` and `grundy bench`'s dataset cache both take.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "grundy/gen/generator.hpp"
+#include "grundy/primitives/parallel.hpp"
+
+namespace grundy {
+
+/// Writes spec to `path`: .gcsr by its extension, text otherwise; `layered`
+/// needs .gcsr. `instances` > 1 writes that many text instances (seeds
+/// seed, seed+1, ...) as one stream. Throws std::invalid_argument for an
+/// impossible request, InputError for I/O failures (no partial file is left).
+void write_generated(const GenSpec& spec, const std::string& path, bool layered, std::uint64_t instances,
+                     const ParallelConfig& pc, const std::function<void(std::uint64_t)>& progress = {});
+
+}  // namespace grundy

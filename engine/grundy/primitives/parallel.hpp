@@ -1,0 +1,182 @@
+// How the engine decides between a parallel loop and a plain one.
+//
+// Parallel primitives stay here, apart from the algorithms: the algorithms
+// say how wide a piece of work is, this header says whether it is worth the
+// thread pool. With threads == 1 nothing ever reaches oneTBB, so a small
+// instance starts no worker thread at all.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "grundy/core/csr_graph.hpp"
+
+namespace grundy {
+
+struct ParallelConfig {
+  unsigned threads = 1;  ///< worker threads the caller allows (its arena's size)
+  /// Loops narrower than this run inline: a parallel_for costs microseconds
+  /// to start, about what a few thousand cheap iterations take.
+  std::size_t min_parallel = 4096;
+  /// Iterations per task in a parallel loop.
+  std::size_t grain = 1024;
+  /// Kahn rounds are split between threads only on graphs of this many
+  /// nodes or more: below, the in-degrees stay in cache, plain decrements
+  /// are cheap, and the blocked scatter's extra pass costs more than a
+  /// second thread saves. Layering with 2 threads, split against not split
+  /// (`grundy solve --stats --threads 2`, uniform graphs of 10 edges a node):
+  /// 10^6 nodes 256 ms against 185-245 (wide-m: 130 against 104-110),
+  /// 4*10^6 nodes 725-797 against 917-954, 10^7 nodes 1.82-1.91 s against
+  /// 2.69-2.86; on 10^5-node graphs splitting measured 0.58-0.78x. Checked
+  /// again with 1-byte counters (indegree_counters.hpp), 5 interleaved runs:
+  /// splitting from 2^18 made layering slower still on 10^6 nodes (wide-m
+  /// min 79 ms against 62, uniform-m 97 against 88). That holds for 2
+  /// threads; see min_parallel_graph_many for more.
+  std::size_t min_parallel_graph = std::size_t{1} << 21;
+  /// The mex pass gathers values in batches (level_solver.cpp) on graphs of
+  /// this many nodes or more: random ids, and layered ids. Below, the values
+  /// it gathers stay in cache and the batches only cost.
+  std::size_t min_batch_graph = kCachedNodes;
+  std::size_t min_batch_layered_graph = std::size_t{1} << 22;
+  /// A loop narrower than min_parallel is still split when its iterations
+  /// carry heavy_work / threads units between them (edges), in tasks of
+  /// half that: kron-l has 2,673 layers of fewer than 4,096 nodes that hold
+  /// 94.7 of its 10^8 edges, and run inline they kept a 16-core solve at
+  /// 1.28x one thread (results/scaling-16core). The split pays more with
+  /// more threads, so the bar falls with them. kron-l mex, interleaved runs
+  /// (min / median ms), bar and task size in edges: 16 threads (on the
+  /// 16-core machine) 2^15, 2^12: 293 / 306; 2^13, 2^12: 212 / 223; 2^13,
+  /// 2^10: 186 / 194; 2^11, 2^10: 180 / 182; 4 threads 341 / 348, 255 / 266,
+  /// 254 / 254, 228 / 240; 2 threads (here) 2^15, 2^12: 548 / 579; 2^13,
+  /// 2^12: 419 / 441; 2^11, 2^10: 504 / 523. The rule as committed, against
+  /// no weighing, in one run on the 16-core machine: 154 / 171 against 467 /
+  /// 477 at 16 threads, 357 / 383 against 512 / 543 at 2
+  /// (results/scaling-16core/tuning/ab-5a906ae-vs-3b3d95b.md).
+  std::size_t heavy_work = std::size_t{1} << 14;
+  /// min_parallel_graph from 4 threads on, where the scatter's extra pass is
+  /// shared out widely enough to pay on 10^6-node graphs. Layering on the
+  /// 16-core machine, 2^21 against 2^19, 5 interleaved runs (min ms): wide-m
+  /// 58 / 46 (4 threads), 73 / 28 (8), 77 / 19 (16); uniform-m 78 / 69, 77 /
+  /// 46, 100 / 40; kron-m 73 / 87, 71 / 75, 71 / 71. With 2 threads (here)
+  /// 2^19 lost on all three: 67 against 42, 82 / 57, 88 / 58.
+  std::size_t min_parallel_graph_many = std::size_t{1} << 19;
+
+  /// Edges that make a narrow loop worth splitting, at this thread count.
+  std::size_t min_parallel_work() const { return std::max<std::size_t>(1, heavy_work / std::max(1u, threads)); }
+
+  /// Whether Kahn rounds of an n-node graph may be split between threads.
+  /// From 4 threads the bar is the lower of the two, so that a config that
+  /// lowers min_parallel_graph (the tests' eager ones) lowers it for all.
+  bool splits_rounds_of(std::size_t n) const {
+    return n >= (threads >= 4 ? std::min(min_parallel_graph, min_parallel_graph_many) : min_parallel_graph);
+  }
+  bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
+  /// Whether a loop of `width` iterations is decided by its work: narrower
+  /// than min_parallel, yet wide enough to share (a chain's 10^7 one-node
+  /// layers are never weighed).
+  bool weighs(std::size_t width) const { return threads > 1 && width >= 64 && width < min_parallel; }
+  /// Whether `width` iterations holding `work` units in all are worth a
+  /// parallel loop: wide enough, or heavy enough.
+  bool worth_it(std::size_t width, std::size_t work) const {
+    return worth_it(width) || (threads > 1 && width >= 2 && work >= min_parallel_work());
+  }
+  /// The grain for such a loop: `grain` iterations for a wide one (as
+  /// measured); for a heavy narrow one, about min_parallel_work() / 2 units
+  /// a task.
+  std::size_t grain_for(std::size_t width, std::size_t work) const {
+    if (width >= min_parallel || work == 0) return grain;
+    return std::clamp<std::size_t>(width * std::max<std::size_t>(1, min_parallel_work() / 2) / work, 1, grain);
+  }
+};
+
+/// body(begin, end) over [begin, end): in parallel blocks when the range is
+/// wide enough, else once, inline.
+template <class Body>
+void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, const Body& body) {
+  if (!pc.worth_it(end - begin)) {
+    body(begin, end);
+    return;
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, pc.grain),
+                    [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
+}
+
+/// body(k) for each k of [0, tasks), each task its own oneTBB task so that
+/// up to pc.threads run at once (for loops whose tasks share out work
+/// themselves); with one thread, or one task, inline and in order.
+template <class Body>
+void for_tasks(const ParallelConfig& pc, std::size_t tasks, const Body& body) {
+  if (pc.threads <= 1 || tasks <= 1) {
+    for (std::size_t k = 0; k < tasks; ++k) body(k);
+    return;
+  }
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, tasks, 1),
+      [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t k = r.begin(); k < r.end(); ++k) body(k);
+      },
+      tbb::simple_partitioner());
+}
+
+/// One phase of for_phases: the range [begin, end), in pieces of `grain`.
+struct Phase {
+  std::size_t begin = 0, end = 0, grain = 1;
+};
+
+/// body(b, e) over the pieces of each phase, phase after phase as if a
+/// barrier stood between them (no piece of a phase starts before every
+/// piece of the phases before it has finished, and its writes are seen),
+/// but in one parallel loop instead of one per phase: the threads take
+/// pieces in order from a shared counter, and a thread whose next piece
+/// belongs to a later phase waits only for the pieces still running. Each
+/// phase's `done(p)` runs once, on the thread that finished its last piece,
+/// when every piece of phases 0..p has finished. No thread ever waits for a
+/// piece nobody has taken, so the loop finishes whatever number of threads
+/// oneTBB actually lends it (one runs every piece in order).
+template <class Body, class Done>
+void for_phases(const ParallelConfig& pc, std::span<const Phase> phases, const Body& body, const Done& done) {
+  struct Piece {
+    std::size_t begin, end, phase;
+  };
+  std::vector<Piece> pieces;
+  std::vector<std::size_t> last;  // per phase: its pieces end before this index
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    const std::size_t grain = std::max<std::size_t>(1, phases[p].grain);
+    for (std::size_t b = phases[p].begin; b < phases[p].end; b += grain)
+      pieces.push_back({b, std::min(phases[p].end, b + grain), p});
+    last.push_back(pieces.size());
+  }
+  // Pieces are taken in order, so when `finished` reaches a phase's first
+  // piece, every earlier piece has finished (none of a later phase can
+  // have, as it would have waited for them).
+  std::atomic<std::size_t> next{0}, finished{0};
+  const auto work = [&] {
+    for (;;) {
+      const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= pieces.size()) return;
+      const Piece& piece = pieces[k];
+      const std::size_t after = piece.phase == 0 ? 0 : last[piece.phase - 1];  // the earlier phases' pieces
+      for (unsigned spins = 0; finished.load(std::memory_order_acquire) < after; ++spins) {
+        if (spins >= 64) std::this_thread::yield();  // the piece's owner may be descheduled
+      }
+      body(piece.begin, piece.end);
+      const std::size_t now = finished.fetch_add(1, std::memory_order_acq_rel) + 1;
+      // Its phase is complete when it was the phase's last piece to finish
+      // (so are empty phases right after it).
+      for (std::size_t p = piece.phase; p < last.size() && last[p] == now; ++p) done(p);
+    }
+  };
+  for (std::size_t p = 0; p < last.size() && last[p] == 0; ++p) done(p);  // empty from the start
+  if (pc.threads <= 1 || pieces.size() <= 1) return work();
+  for_tasks(pc, std::min<std::size_t>(pc.threads, pieces.size()), [&](std::size_t) { work(); });
+}
+
+}  // namespace grundy

@@ -1,0 +1,46 @@
+// The parallel engine: SG values layer by layer.
+//
+// Layers (Kahn rounds) are taken from the deepest to the first; each wide
+// layer is one tbb::parallel_for of BitsetMex over its nodes, and each run of
+// narrow layers is one plain loop, so a deep chain pays no barrier per node.
+#pragma once
+
+#include <span>
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/primitives/parallel.hpp"
+#include "grundy/core/phase_timer.hpp"
+#include "grundy/core/sg_values.hpp"
+
+namespace grundy {
+
+/// Layers as the mex pass reads them: layer l is order[begin[l], begin[l+1]),
+/// or ids [begin[l], begin[l+1]) themselves when order is null (a graph
+/// renumbered in layer order, where the pass reads memory front to back;
+/// then degree_runs, when known, spare it the offsets: StoredLayers).
+struct LayerView {
+  const node_t* order = nullptr;
+  std::span<const node_t> begin;
+  std::span<const node_t> degree_runs;
+
+  std::size_t count() const { return begin.size() - 1; }
+  std::size_t width(std::size_t l) const { return begin[l + 1] - begin[l]; }
+};
+
+/// Fills `sg` (sized n) given the layers; with `log`, records each step
+/// into log->layers.
+void level_mex(const CsrView& graph, const LayerView& layers, const ParallelConfig& pc, SgValues& sg,
+               PhaseTimer* log = nullptr);
+
+/// SG values: layering (skipped when `stored` gives a renumbered graph's
+/// layers), then level_mex. Records "layering" and "mex" phases.
+/// Throws CycleError if the graph is not a DAG.
+SgValues level_sg(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
+                  const StoredLayers& stored = {});
+
+/// The same into `sg`, with `layers` as reusable scratch (batch workspaces).
+void level_sg(const CsrView& graph, const ParallelConfig& pc, Layers& layers, SgValues& sg,
+              PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
+
+}  // namespace grundy

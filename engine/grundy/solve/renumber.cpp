@@ -1,0 +1,70 @@
+#include "grundy/solve/renumber.hpp"
+
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "grundy/core/huge_array.hpp"
+
+namespace grundy {
+
+void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc,
+                        const RenumberedBuffers& out) {
+  const CsrView& g = game.graph;
+  node_t* order = layers.order.data();
+  // Each layer by (out-degree, id): keys of degree above and id below, so
+  // that one sort gives both, whatever order layering left.
+  std::size_t widest = 0;
+  for (std::size_t l = 0; l < layers.count(); ++l) widest = std::max<std::size_t>(widest, layers.width(l));
+  Array<std::uint64_t> keys(widest);
+  for (std::size_t l = 0; l < layers.count(); ++l) {
+    node_t* const b = order + layers.begin[l];
+    const std::size_t width = layers.width(l);
+    for_range(pc, 0, width, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) {
+        const std::uint64_t d = std::min<std::uint64_t>(g.degree(b[i]), 0xFFFFFFFFu);
+        keys[i] = d << 32 | b[i];
+      }
+    });
+    if (pc.worth_it(width)) {
+      tbb::parallel_sort(keys.data(), keys.data() + width);
+    } else {
+      std::sort(keys.data(), keys.data() + width);
+    }
+    for_range(pc, 0, width, [&](std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) b[i] = static_cast<node_t>(keys[i]);
+    });
+  }
+  // new id i is old node order[i]; position[] maps old ids to new.
+  Array<node_t> position(g.n);
+  for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) position[order[i]] = static_cast<node_t>(i);
+  });
+  out.offsets[0] = 0;
+  for (std::size_t i = 0; i < g.n; ++i) out.offsets[i + 1] = out.offsets[i] + g.degree(order[i]);
+  for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      node_t* row = out.targets + out.offsets[i];
+      for (node_t v : g.successors(order[i])) *row++ = position[v];
+    }
+  });
+  for (std::size_t t = 0; t < game.tokens.size(); ++t) out.tokens[t] = position[game.tokens[t]];
+  std::copy(layers.begin.begin(), layers.begin.end(), out.layer_begin);
+  std::copy(order, order + g.n, out.original_ids);
+}
+
+std::vector<node_t> degree_run_starts(const CsrView& g, std::span<const node_t> layer_begin) {
+  std::vector<node_t> starts;
+  std::size_t next_layer = 0;
+  for (node_t u = 0; u < g.n; ++u) {
+    const bool new_layer = u == layer_begin[next_layer];
+    next_layer += new_layer;
+    // u == 0 starts a layer: the degree before it is never read.
+    if (new_layer || g.degree(u) != g.degree(u - 1)) starts.push_back(u);
+  }
+  starts.push_back(g.n);
+  return starts;
+}
+
+}  // namespace grundy

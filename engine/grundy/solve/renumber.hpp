@@ -1,0 +1,45 @@
+// Renumbering a game so that every topological layer is a contiguous range
+// of ids, in layer order (what `convert --layered` and `gen --layered` store).
+//
+// A mex pass over such ids reads offsets and rows front to back, instead of
+// at random: on the machines measured, the difference between ~25 and ~3.5
+// ns an edge. Inside a layer, nodes are ordered by out-degree, then by id:
+// the mex pass's loop over a node's successors then ends after the same
+// count node after node, an exit the branch predictor learns. The same
+// binary's mex on uniform-layered-m (10^6 nodes, 10^7 edges), 11
+// interleaved runs: min 22.8 ms, median 24.6 against 25.5 and 27.7 for the
+// file ordered by id. The order depends on the graph only, not on the
+// thread count that computed the layers.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/primitives/parallel.hpp"
+
+namespace grundy {
+
+/// Where the renumbered game goes (sized n+1, m, k, layers+1, n).
+struct RenumberedBuffers {
+  edge_t* offsets;
+  node_t* targets;
+  node_t* tokens;
+  node_t* layer_begin;
+  node_t* original_ids;  ///< new id -> old id
+};
+
+/// Sorts each layer of `layers` by (out-degree, id) and writes the
+/// renumbered game. Tokens follow their nodes.
+void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc,
+                        const RenumberedBuffers& out);
+
+/// The degree runs of a graph renumbered by layers (StoredLayers): node 0,
+/// each layer's first node, and each node whose out-degree differs from the
+/// one before it; then n. Sorting each layer by out-degree makes them few:
+/// 647 for uniform-layered-m's 10^6 nodes. One serial pass over the offsets
+/// (GcsrWriter runs it at commit, once they are written).
+std::vector<node_t> degree_run_starts(const CsrView& graph, std::span<const node_t> layer_begin);
+
+}  // namespace grundy

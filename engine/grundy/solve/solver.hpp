@@ -1,0 +1,59 @@
+// One entry point to every SG engine, and the verifier that checks them.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/primitives/parallel.hpp"
+#include "grundy/core/phase_timer.hpp"
+#include "grundy/core/sg_values.hpp"
+
+namespace grundy {
+
+enum class Algo {
+  automatic,  ///< the level engine: fastest at every thread count measured
+  level,      ///< parallel Kahn rounds + BitsetMex per layer
+  serial,     ///< the reference depth-first solver
+  bgl,        ///< the Boost.Graph baseline
+};
+
+/// "auto", "level", "serial", "bgl". Throws std::invalid_argument.
+Algo parse_algo(std::string_view name);
+std::string_view algo_name(Algo algo);
+
+/// SG value of every node. `stored` (a layered .gcsr's) lets the level
+/// engine skip layering; the other engines ignore it.
+/// Throws CycleError if the graph is not a DAG.
+SgValues solve_sg(const CsrView& graph, Algo algo, const ParallelConfig& pc,
+                  PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
+
+/// What solving a graph of n nodes and m edges with `algo` (and verifying
+/// it) adds to memory, beyond the graph itself: a bound for the memory
+/// budget, from peak RSS measured per engine (docs in the source).
+std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bool verify);
+
+/// The first node whose value disagrees, and both values.
+struct Mismatch {
+  node_t node = 0;
+  sg_t got = 0;
+  sg_t want = 0;
+  std::string check;  ///< "baseline" or "mex rule"
+};
+
+/// The first node where `got` and `want` differ (lowest id), if any.
+std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want);
+
+/// The first node (lowest id) whose value is not the mex of its successors'
+/// values: a check of every value that needs no second solver. In parallel.
+std::optional<Mismatch> check_mex_rule(const CsrView& graph, const SgValues& sg, const ParallelConfig& pc);
+
+/// Checks `sg` twice: node by node against the Boost.Graph baseline, and
+/// locally, that each value is the mex of its successors' values (in
+/// parallel). Returns the first disagreement (lowest node id), if any.
+std::optional<Mismatch> verify_sg(const CsrView& graph, const SgValues& sg,
+                                  const ParallelConfig& pc, PhaseTimer* timer = nullptr);
+
+}  // namespace grundy
