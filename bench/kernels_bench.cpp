@@ -26,6 +26,7 @@
 #include "grundy/solve/mex.hpp"
 #include "grundy/io/output_file.hpp"
 #include "grundy/gen/permutation.hpp"
+#include "grundy/formats/degree_runs.hpp"
 #include "grundy/solve/renumber.hpp"
 #include "grundy/solve/serial_solver.hpp"
 

@@ -11,6 +11,7 @@
 #include "grundy/core/input_error.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/solve/level_solver.hpp"
+#include "grundy/formats/degree_runs.hpp"
 #include "grundy/solve/renumber.hpp"
 #include "grundy/solve/serial_solver.hpp"
 #include "run_process.hpp"

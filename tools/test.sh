@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
+tools/check_floors.sh  # the module floors, intrinsics and oneTBB where they belong
 for flavour in release asan; do
   echo "== $flavour: build" >&2
   tools/build.sh "$flavour"

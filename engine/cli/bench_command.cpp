@@ -1,9 +1,6 @@
 // grundy bench: datasets x algorithms x thread counts x trials, every trial
 // verified and paired with a floor pass timed just before it, results written as
 // JSON, CSV and Markdown (bench_report.hpp).
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
-
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -19,6 +16,7 @@
 #include "grundy/solve/floor_kernel.hpp"
 #include "grundy/core/game.hpp"
 #include "grundy/formats/gcsr.hpp"
+#include "grundy/primitives/arena.hpp"
 #include "grundy/jobs/generated_file.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/io/mapped_file.hpp"
@@ -100,13 +98,6 @@ std::uint64_t peak_rss_bytes() {
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-template <class F>
-auto in_arena(unsigned threads, F&& f) {
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-  tbb::task_arena arena(static_cast<int>(threads));
-  return arena.execute(std::forward<F>(f));
 }
 
 int run_bench(BenchOptions o) {

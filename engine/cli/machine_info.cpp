@@ -1,7 +1,6 @@
 // The facts a benchmark result is meaningless without.
 #include <boost/version.hpp>
 #include <sys/utsname.h>
-#include <tbb/version.h>
 #include <unistd.h>
 
 #include <CLI/Version.hpp>
@@ -11,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "grundy/primitives/arena.hpp"
 #include "bench_report.hpp"
 #include "grundy/core/memory_budget.hpp"
 
@@ -47,7 +47,7 @@ std::map<std::string, std::string> describe_machine() {
   m["hostname"] = host;
   m["os"] = first_line_of(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\"");
   m["compiler"] = std::string("g++ ") + __VERSION__;
-  m["onetbb"] = TBB_VERSION_STRING;
+  m["onetbb"] = onetbb_version();
   m["boost"] = std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
                std::to_string(BOOST_VERSION % 100);
   m["cli11"] = CLI11_VERSION;

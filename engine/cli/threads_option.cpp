@@ -1,6 +1,3 @@
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +6,7 @@
 #include <thread>
 
 #include "command.hpp"
+#include "grundy/primitives/arena.hpp"
 
 namespace grundy::cli {
 
@@ -124,9 +122,7 @@ int run_with_threads(unsigned requested, const std::function<int()>& body) {
   if (requested > cores())
     std::fprintf(stderr, "grundy: note: %u threads on %u cores: the threads past the cores take turns\n",
                  requested, cores());
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, requested);
-  tbb::task_arena arena(static_cast<int>(requested));
-  return arena.execute(body);
+  return in_arena(requested, body);
 }
 
 }  // namespace grundy::cli

@@ -1,12 +1,5 @@
 #include "grundy/formats/classic_text.hpp"
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -17,6 +10,8 @@
 #include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/core/memory_budget.hpp"
+#include "grundy/primitives/parallel.hpp"
+#include "grundy/primitives/simd/parse4.hpp"
 #include "grundy/primitives/simd/swar.hpp"
 
 namespace grundy {
@@ -135,41 +130,6 @@ inline std::uint64_t parse_id(const char* p, unsigned len) {
   return high * (len == 9 ? 10 : 100) + swar::parse_digits(swar::load8(p + 8), len - 8);
 }
 
-#if defined(__AVX2__)
-// Four numbers of at most 8 digits each, the j-th from blk + first[j] to
-// blk + last[j], as one 64-bit lane each: shift each to the top of its lane,
-// then combine digit pairs, quads and octets with three multiply-adds.
-// Stores value - base for the four at out[0..3]; returns those four, for
-// the range check.
-inline __m128i parse4_avx2(const char* blk, const std::uint64_t (&first)[4], const std::uint64_t (&last)[4],
-                           std::uint64_t base, node_t* out) {
-  const auto at = [&](int j) { return static_cast<long long>(swar::load8(blk + first[j])); };
-  const __m256i chunks = _mm256_set_epi64x(at(3), at(2), at(1), at(0));
-  const __m256i starts = _mm256_set_epi64x(static_cast<long long>(first[3]), static_cast<long long>(first[2]),
-                                           static_cast<long long>(first[1]), static_cast<long long>(first[0]));
-  const __m256i ends = _mm256_set_epi64x(static_cast<long long>(last[3]), static_cast<long long>(last[2]),
-                                         static_cast<long long>(last[1]), static_cast<long long>(last[0]));
-  // 8 * (8 - len) = 8 * (first + 7 - last)
-  const __m256i shifts = _mm256_slli_epi64(_mm256_sub_epi64(_mm256_add_epi64(starts, _mm256_set1_epi64x(7)), ends), 3);
-  __m256i v = _mm256_sllv_epi64(_mm256_and_si256(chunks, _mm256_set1_epi8(0x0F)), shifts);
-  v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x010A));  // bytes (a, b) -> 10a + b
-  v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00010064));  // 16-bit (a, b) -> 100a + b
-  v = _mm256_packus_epi32(v, v);                              // 32-bit -> 16-bit (each <= 9999)
-  v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00012710));  // 16-bit (a, b) -> 10000a + b
-  // Lanes now hold the values at 32-bit positions 0, 1 (from lanes 0, 1) and
-  // 4, 5 (lanes 2, 3), each twice over: gather them into the low 128 bits.
-  v = _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(0, 0, 0, 0, 5, 4, 1, 0));
-  const __m128i values = _mm_sub_epi32(_mm256_castsi256_si128(v), _mm_set1_epi32(static_cast<int>(base)));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), values);
-  return values;
-}
-
-inline std::uint32_t max_lane(__m128i x) {
-  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, 0x4E));
-  x = _mm_max_epu32(x, _mm_shuffle_epi32(x, 0xB1));
-  return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
-}
-#endif
 
 // The fast path of parse_chunk, 64 bytes at a time: the block's digit mask
 // says where every number starts and where it ends, so its numbers are
@@ -203,23 +163,23 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
     if (carry) lasts &= lasts - 1;
     const std::uint64_t block_first = idx;
     std::uint64_t worst = 0;  // the largest value - base, wrapping below base
-#if defined(__AVX2__)
-    __m128i simd_worst = _mm_setzero_si128();  // the same for the four-at-once path, per lane
+    simd::Worst4 simd_worst;  // the same for the four-at-once path, per lane
     // No run of 9 digits starts in this block: every number ending here has
     // at most 8 (one carried in from before ends here but is not parsed here).
-    std::uint64_t nine = digits;
-    for (unsigned k = 1; k < 9; ++k) nine &= (digits >> k) | (next.digit << (64 - k));
-    const bool short_ids = nine == 0;
-#endif
+    bool short_ids = false;
+    if constexpr (simd::kParse4) {
+      std::uint64_t nine = digits;
+      for (unsigned k = 1; k < 9; ++k) nine &= (digits >> k) | (next.digit << (64 - k));
+      short_ids = nine == 0;
+    }
     const auto put = [&](std::uint64_t v) {
       worst = std::max(worst, v - id_base);
       out[idx++] = static_cast<node_t>(v - id_base);
     };
     while (lasts != 0) {
-#if defined(__AVX2__)
       // Four numbers at once while four more end in this block and none of
       // its numbers has 9 digits or more: their digits in one register.
-      if (short_ids && bytes::popcount(lasts) >= 4) {
+      if (simd::kParse4 && short_ids && bytes::popcount(lasts) >= 4) {
         std::uint64_t first[4], last[4];
         for (unsigned j = 0; j < 4; ++j) {
           first[j] = static_cast<std::uint64_t>(std::countr_zero(starts));
@@ -227,11 +187,10 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
           starts &= starts - 1;
           lasts &= lasts - 1;
         }
-        simd_worst = _mm_max_epu32(simd_worst, parse4_avx2(blk, first, last, id_base, out + idx));
+        simd::parse4(blk, first, last, id_base, out + idx, simd_worst);
         idx += 4;
         continue;
       }
-#endif
       const auto first = static_cast<unsigned>(std::countr_zero(starts));
       const unsigned len = static_cast<unsigned>(std::countr_zero(lasts)) - first + 1;
       starts &= starts - 1;
@@ -246,9 +205,7 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
       const auto first = static_cast<unsigned>(std::countr_zero(starts));
       put(parse_id(blk + first, 64 - first + spill));
     }
-#if defined(__AVX2__)
-    worst = std::max<std::uint64_t>(worst, max_lane(simd_worst));
-#endif
+    if constexpr (simd::kParse4) worst = std::max<std::uint64_t>(worst, simd::max_lane(simd_worst));
     if (worst >= rules.limit) {  // let the byte loop find and report the bad id
       idx = block_first;
       break;
@@ -397,12 +354,11 @@ BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules
   const auto cut = split_at_spaces(text, begin, text.size(), threads * 4);
   const std::size_t chunks = cut.size() - 1;
   std::vector<std::uint64_t> first(chunks + 1, 0);
-  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
-    first[c + 1] = count_tokens(text, cut[c], cut[c + 1]);
-  });
+  const ParallelConfig pc{threads};
+  for_tasks(pc, chunks, [&](std::size_t c) { first[c + 1] = count_tokens(text, cut[c], cut[c + 1]); });
   for (std::size_t c = 0; c < chunks; ++c) first[c + 1] += first[c];
   std::vector<ChunkResult> results(chunks);
-  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+  for_tasks(pc, chunks, [&](std::size_t c) {
     results[c] = parse_chunk(text, cut[c], cut[c + 1], first[c], rules, scan.ids.data());
   });
   for (const auto& r : results) {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "grundy/core/input_error.hpp"
-#include "grundy/solve/renumber.hpp"
+#include "grundy/formats/degree_runs.hpp"
 #include "grundy/io/temp_file.hpp"
 
 namespace grundy {

@@ -1,5 +1,5 @@
 // The binary CSR file (.gcsr): graphs loaded by mapping, with no parse and
-// no copy. The byte layout is specified in engine/FORMAT.md; this header is
+// no copy. The byte layout is specified in docs/FORMAT.md; this header is
 // its reader and writer.
 //
 // Reading maps the file read-only and validates everything before any use:

@@ -1,6 +1,5 @@
 #include "grundy/gen/generator.hpp"
-
-#include <tbb/enumerable_thread_specific.h>
+#include "grundy/primitives/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -252,7 +251,7 @@ void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfi
     if (s.shape == Shape::powerlaw) pl = powerlaw_starts(n, m, s.seed);
     const auto start = [&](std::uint64_t r) { return pl.empty() ? model.start(r) : pl[r]; };
     // The ranks of ids [b, e), as SIMD batches (Permutation::apply_inverse).
-    tbb::enumerable_thread_specific<std::vector<node_t>> rank_buffers;
+    PerThread<std::vector<node_t>> rank_buffers;
     const auto ranks_of = [&](std::size_t b, std::size_t e) -> const node_t* {
       std::vector<node_t>& ranks = rank_buffers.local();
       ranks.resize(e - b);

@@ -1,9 +1,5 @@
 #include "grundy/jobs/batch.hpp"
 
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_pipeline.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -23,6 +19,8 @@
 #include "grundy/io/mapped_file.hpp"
 #include "grundy/core/memory_budget.hpp"
 #include "grundy/io/output_file.hpp"
+#include "grundy/primitives/parallel.hpp"
+#include "grundy/primitives/pipeline.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy {
@@ -284,7 +282,7 @@ BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions&
     }
     return chunk->items.empty() ? nullptr : chunk.release();
   };
-  tbb::enumerable_thread_specific<Workspace> workspaces;
+  PerThread<Workspace> workspaces;
   const auto solve = [&](Chunk* c) {
     for (std::size_t i = 0; i < c->items.size(); ++i) {
       const bool big = c->items[i].span.end - c->items[i].span.begin >= o.big_bytes;
@@ -302,16 +300,7 @@ BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions&
     if (progress) progress(done_bytes, total_bytes);
   };
   if (o.pc.threads > 1) {
-    tbb::parallel_pipeline(
-        o.pc.threads * 4,
-        tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
-                                       [&](tbb::flow_control& fc) {
-                                         Chunk* c = produce();
-                                         if (c == nullptr) fc.stop();
-                                         return c;
-                                       }) &
-            tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel, solve) &
-            tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, emit));
+    ordered_pipeline<Chunk>(o.pc.threads * 4, produce, solve, emit);
   } else {
     while (Chunk* c = produce()) emit(solve(c));
   }

@@ -35,10 +35,6 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +44,7 @@
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
+#include "grundy/primitives/simd/stream_store.hpp"
 
 namespace grundy {
 
@@ -190,19 +187,8 @@ class BlockedScatter {
 
   // One cache line, with non-temporal stores where the target has them
   // (see the top of this header).
-  static void stream_line(Slot* to, const Slot* from) {
-#if defined(__SSE2__)
-    for (std::size_t k = 0; k < kLine; k += 16 / sizeof(Slot))
-      _mm_stream_si128(reinterpret_cast<__m128i*>(to + k), _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + k)));
-#else
-    std::memcpy(to, from, kLine * sizeof(Slot));
-#endif
-  }
-  static void fence() {
-#if defined(__SSE2__)
-    _mm_sfence();
-#endif
-  }
+  static void stream_line(Slot* to, const Slot* from) { simd::stream_copy(to, from, kLine * sizeof(Slot)); }
+  static void fence() { simd::stream_fence(); }
 
   std::size_t bins_count_;
   std::size_t capacity_;

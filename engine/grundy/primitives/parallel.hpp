@@ -7,7 +7,9 @@
 #pragma once
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 #include <tbb/partitioner.h>
 
 #include <algorithm>
@@ -96,6 +98,21 @@ struct ParallelConfig {
     return std::clamp<std::size_t>(width * std::max<std::size_t>(1, min_parallel_work() / 2) / work, 1, grain);
   }
 };
+
+/// One T per worker thread, made on a thread's first local() (oneTBB's
+/// enumerable_thread_specific: iterate it to visit every one made).
+template <class T>
+using PerThread = tbb::enumerable_thread_specific<T>;
+
+/// Sorts [first, last) in parallel when the range is worth it, else inline.
+template <class It>
+void sort_range(const ParallelConfig& pc, It first, It last) {
+  if (pc.worth_it(static_cast<std::size_t>(last - first))) {
+    tbb::parallel_sort(first, last);
+  } else {
+    std::sort(first, last);
+  }
+}
 
 /// body(begin, end) over [begin, end): in parallel blocks when the range is
 /// wide enough, else once, inline.

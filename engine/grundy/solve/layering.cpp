@@ -1,6 +1,5 @@
 #include "grundy/solve/layering.hpp"
-
-#include <tbb/enumerable_thread_specific.h>
+#include "grundy/primitives/parallel.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -109,7 +108,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   layers.begin.assign(1, 0);
   node_t* const order = layers.order.data();
   std::size_t tail = 0;
-  std::optional<tbb::enumerable_thread_specific<std::vector<node_t>>> lists;
+  std::optional<PerThread<std::vector<node_t>>> lists;
   const bool cached = g.n < kCachedNodes;  // no prefetching, no sorting
 
   // Appends every ready node to order[] in id order, retiring it: per-block

@@ -1,6 +1,5 @@
 #include "grundy/solve/level_solver.hpp"
-
-#include <tbb/enumerable_thread_specific.h>
+#include "grundy/primitives/parallel.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -232,7 +231,7 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
   };
   MexScratch<Sg> inline_mex;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).
-  std::optional<tbb::enumerable_thread_specific<MexScratch<Sg>>> thread_mex;
+  std::optional<PerThread<MexScratch<Sg>>> thread_mex;
   // A run of layers, each split between threads, deepest first, in
   // one parallel loop: a layer's pieces wait for the deeper layers' pieces
   // still running, not for a barrier and a new loop per layer (for_phases).

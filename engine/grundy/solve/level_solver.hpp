@@ -1,7 +1,7 @@
 // The parallel engine: SG values layer by layer.
 //
 // Layers (Kahn rounds) are taken from the deepest to the first; each wide
-// layer is one tbb::parallel_for of BitsetMex over its nodes, and each run of
+// layer is one parallel loop (oneTBB's parallel_for) of BitsetMex over its nodes, and each run of
 // narrow layers is one plain loop, so a deep chain pays no barrier per node.
 #pragma once
 

@@ -1,7 +1,5 @@
 #include "grundy/solve/renumber.hpp"
 
-#include <tbb/parallel_sort.h>
-
 #include <algorithm>
 #include <cstdint>
 
@@ -27,11 +25,7 @@ void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConf
         keys[i] = d << 32 | b[i];
       }
     });
-    if (pc.worth_it(width)) {
-      tbb::parallel_sort(keys.data(), keys.data() + width);
-    } else {
-      std::sort(keys.data(), keys.data() + width);
-    }
+    sort_range(pc, keys.data(), keys.data() + width);
     for_range(pc, 0, width, [&](std::size_t i0, std::size_t i1) {
       for (std::size_t i = i0; i < i1; ++i) b[i] = static_cast<node_t>(keys[i]);
     });
@@ -52,19 +46,6 @@ void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConf
   for (std::size_t t = 0; t < game.tokens.size(); ++t) out.tokens[t] = position[game.tokens[t]];
   std::copy(layers.begin.begin(), layers.begin.end(), out.layer_begin);
   std::copy(order, order + g.n, out.original_ids);
-}
-
-std::vector<node_t> degree_run_starts(const CsrView& g, std::span<const node_t> layer_begin) {
-  std::vector<node_t> starts;
-  std::size_t next_layer = 0;
-  for (node_t u = 0; u < g.n; ++u) {
-    const bool new_layer = u == layer_begin[next_layer];
-    next_layer += new_layer;
-    // u == 0 starts a layer: the degree before it is never read.
-    if (new_layer || g.degree(u) != g.degree(u - 1)) starts.push_back(u);
-  }
-  starts.push_back(g.n);
-  return starts;
 }
 
 }  // namespace grundy

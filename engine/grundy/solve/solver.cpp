@@ -1,8 +1,7 @@
 #include "grundy/solve/solver.hpp"
+#include "grundy/primitives/parallel.hpp"
 
 #include <algorithm>
-
-#include <tbb/enumerable_thread_specific.h>
 
 #include <atomic>
 #include <stdexcept>
@@ -75,7 +74,7 @@ std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want) {
 std::optional<Mismatch> check_mex_rule(const CsrView& g, const SgValues& sg, const ParallelConfig& pc) {
   // The lowest violating node wins, whatever the thread count.
   std::atomic<node_t> first_bad{g.n};
-  tbb::enumerable_thread_specific<StampMex> mexes([&] { return StampMex(max_degree(g)); });
+  PerThread<StampMex> mexes([&] { return StampMex(max_degree(g)); });
   sg.visit([&](auto values) {
     for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
       auto& mex = mexes.local();
