@@ -10,10 +10,10 @@
 namespace grundy {
 namespace {
 
-using testing::lines;
-using testing::read_file;
-using testing::run_grundy;
-using testing::TempDir;
+using test_support::lines;
+using test_support::read_file;
+using test_support::run_grundy;
+using test_support::TempDir;
 
 // A stream of `count` generated instances (seeds 1..count).
 std::string stream(const TempDir& dir, const std::string& name, int count, const char* nodes = "40") {

@@ -7,9 +7,9 @@
 namespace grundy {
 namespace {
 
-using testing::read_file;
-using testing::run_grundy;
-using testing::TempDir;
+using test_support::read_file;
+using test_support::run_grundy;
+using test_support::TempDir;
 
 std::string tiny_manifest(const TempDir& dir) {
   return dir.write("m.tsv",

@@ -12,7 +12,7 @@
 
 #include "grundy/core/csr_graph.hpp"
 
-namespace grundy::testing {
+namespace grundy::test_support {
 
 class BruteForce {
  public:
@@ -42,4 +42,4 @@ class BruteForce {
   std::map<std::vector<node_t>, bool> memo_;
 };
 
-}  // namespace grundy::testing
+}  // namespace grundy::test_support

@@ -190,11 +190,11 @@ class ParallelParse : public ::testing::Test {
   static std::string text() {
     static const std::string t = [] {
       const OwnedGame g = generate({Shape::uniform, 200000, 1500000, 1000, 5});
-      testing::TempDir dir;
+      test_support::TempDir dir;
       OutputFile f(dir.file("g.txt"));
       write_classic(g.view(), f);
       f.commit();
-      return testing::read_file(dir.file("g.txt"));
+      return test_support::read_file(dir.file("g.txt"));
     }();
     return t;
   }

@@ -8,13 +8,13 @@
 namespace grundy {
 namespace {
 
-using testing::run_grundy;
-using testing::TempDir;
+using test_support::run_grundy;
+using test_support::TempDir;
 
 const std::string kSample = GRUNDY_SOURCE_DIR "/datasets/sample.txt";
 
 // One line on stderr, starting "grundy: ", nothing on stdout, exit 1.
-void expect_rejected(const testing::ProcessResult& r, const std::string& fragment) {
+void expect_rejected(const test_support::ProcessResult& r, const std::string& fragment) {
   EXPECT_EQ(r.signal, 0);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.out, "");
@@ -28,7 +28,7 @@ TEST(Cli, SolvesTheSampleFromAFileAndFromStdin) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "win\n");
   EXPECT_EQ(r.err, "");
-  r = run_grundy({"solve"}, testing::read_file(kSample));
+  r = run_grundy({"solve"}, test_support::read_file(kSample));
   EXPECT_EQ(r.out, "win\n");
   r = run_grundy({"solve", "-"}, "2 1 2\n1 2\n1 1\n");
   EXPECT_EQ(r.out, "lose\n");
@@ -43,7 +43,7 @@ TEST(Cli, MoveAndSgValues) {
   TempDir dir;
   r = run_grundy({"solve", kSample, "--sg-out", dir.file("sg.txt")});
   EXPECT_EQ(r.out, "win\n");
-  EXPECT_EQ(testing::read_file(dir.file("sg.txt")), "2\n0\n1\n1\n0\n0\n");
+  EXPECT_EQ(test_support::read_file(dir.file("sg.txt")), "2\n0\n1\n1\n0\n0\n");
 }
 
 TEST(Cli, EveryErrorClassIsOneLineAndExitOne) {
@@ -108,7 +108,7 @@ TEST(Cli, MillionNodeChainThroughTheBinary) {
   r = run_grundy({"solve", f, "--sg-out", dir.file("sg.txt")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out == "win\n" || r.out == "lose\n");
-  const std::string sg = testing::read_file(dir.file("sg.txt"));
+  const std::string sg = test_support::read_file(dir.file("sg.txt"));
   EXPECT_EQ(std::count(sg.begin(), sg.end(), '\n'), 1000000);
 }
 
@@ -142,7 +142,7 @@ TEST(Cli, GenIsDeterministic) {
     ASSERT_EQ(run_grundy({"gen", "--nodes", "500", "--edges", "3000", "--seed", "5", dir.file(name)})
                   .exit_code,
               0);
-  EXPECT_EQ(testing::read_file(dir.file("a.txt")), testing::read_file(dir.file("b.txt")));
+  EXPECT_EQ(test_support::read_file(dir.file("a.txt")), test_support::read_file(dir.file("b.txt")));
 }
 
 }  // namespace

@@ -20,8 +20,8 @@
 namespace grundy {
 namespace {
 
-using testing::expect_valid_cycle;
-using testing::make_game;
+using test_support::expect_valid_cycle;
+using test_support::make_game;
 
 // Tiny thresholds, so that small test graphs take the parallel paths too
 // (rounds split between threads, blocked scatter included) and the mex

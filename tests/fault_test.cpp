@@ -11,9 +11,9 @@
 namespace grundy {
 namespace {
 
-using testing::run_grundy;
-using testing::run_shell;
-using testing::TempDir;
+using test_support::run_grundy;
+using test_support::run_shell;
+using test_support::TempDir;
 
 // Nothing in `dir` at all: no output, no temporary.
 void expect_empty(const TempDir& dir) {
@@ -107,7 +107,7 @@ TEST(Faults, DevicesFifosAndLinksAreWrittenThroughNotReplaced) {
   std::filesystem::create_symlink("real.txt", dir.file("link.txt"));
   ASSERT_EQ(run_grundy({"solve", sample, "--sg-out", dir.file("link.txt")}).exit_code, 0);
   EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.txt")));
-  EXPECT_EQ(testing::read_file(dir.file("real.txt")), "2\n0\n1\n1\n0\n0\n");
+  EXPECT_EQ(test_support::read_file(dir.file("real.txt")), "2\n0\n1\n1\n0\n0\n");
   // A .gcsr is built through a mapping: a device is refused, untouched.
   std::filesystem::create_symlink("/dev/null", dir.file("null.gcsr"));
   const auto g = run_grundy({"gen", "--nodes", "10", "--edges", "10", dir.file("null.gcsr")});

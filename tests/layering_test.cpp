@@ -22,7 +22,7 @@
 namespace grundy {
 namespace {
 
-using testing::make_game;
+using test_support::make_game;
 
 // Counting `count` predecessors of node 5 up and down again: remove() says
 // "last" exactly once, at the end, and ready_mask() sees node 5 only then.
@@ -219,7 +219,7 @@ TEST(Layering, NarrowCountersReportACycle) {
       });
       ADD_FAILURE() << "no cycle reported";
     } catch (const CycleError& e) {
-      testing::expect_valid_cycle(g, e.nodes());
+      test_support::expect_valid_cycle(g, e.nodes());
     }
   }
 }

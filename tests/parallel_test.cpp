@@ -42,7 +42,7 @@ TEST(ForTasks, RunsEveryTaskOnce) {
 
 TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
   std::mt19937_64 rng(7);
-  std::vector<Phase> phases;
+  std::vector<PhaseRange> phases;
   std::size_t at = 0;
   for (int p = 0; p < 300; ++p) {
     const std::size_t width = p % 17 == 5 ? 0 : rng() % 400;

@@ -15,14 +15,14 @@
 namespace grundy {
 namespace {
 
-using testing::lines;
-using testing::read_file;
-using testing::run_grundy;
-using testing::run_shell;
-using testing::TempDir;
+using test_support::lines;
+using test_support::read_file;
+using test_support::run_grundy;
+using test_support::run_shell;
+using test_support::TempDir;
 
 // One line on stderr naming `fragment`, nothing on stdout, exit `code`.
-void expect_refused(const testing::ProcessResult& r, const std::string& fragment, int code = 1) {
+void expect_refused(const test_support::ProcessResult& r, const std::string& fragment, int code = 1) {
   EXPECT_EQ(r.signal, 0) << r.err;
   EXPECT_EQ(r.exit_code, code) << r.err;
   EXPECT_EQ(r.out, "");

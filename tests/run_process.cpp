@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace grundy::testing {
+namespace grundy::test_support {
 
 TempDir::TempDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "grundy-test-XXXXXX").string();
@@ -86,4 +86,4 @@ std::vector<std::string> lines(const std::string& s) {
   return out;
 }
 
-}  // namespace grundy::testing
+}  // namespace grundy::test_support

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace grundy::testing {
+namespace grundy::test_support {
 
 struct ProcessResult {
   int exit_code = -1;  ///< -1: killed by a signal
@@ -39,4 +39,4 @@ std::string read_file(const std::string& path);
 /// The lines of `s`, without their line ends.
 std::vector<std::string> lines(const std::string& s);
 
-}  // namespace grundy::testing
+}  // namespace grundy::test_support

@@ -12,9 +12,9 @@
 namespace grundy {
 namespace {
 
-using testing::BruteForce;
-using testing::first_mex_violation;
-using testing::make_game;
+using test_support::BruteForce;
+using test_support::first_mex_violation;
+using test_support::make_game;
 
 OwnedGame sample() {
   return make_game(6, {{2, 1}, {2, 4}, {1, 4}, {1, 5}, {1, 3}, {4, 5}, {3, 5}, {3, 6}},

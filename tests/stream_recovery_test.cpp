@@ -16,8 +16,8 @@
 namespace grundy {
 namespace {
 
-using testing::run_grundy;
-using testing::TempDir;
+using test_support::run_grundy;
+using test_support::TempDir;
 
 struct Instance {
   int n = 0;

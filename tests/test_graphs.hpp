@@ -13,7 +13,7 @@
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/solve/serial_solver.hpp"
 
-namespace grundy::testing {
+namespace grundy::test_support {
 
 /// A game from 1-based edges and tokens, as a user would write them.
 inline OwnedGame make_game(node_t n, const std::vector<std::pair<node_t, node_t>>& edges,
@@ -53,4 +53,4 @@ inline void expect_valid_cycle(const OwnedGame& g, const std::vector<node_t>& cy
   }
 }
 
-}  // namespace grundy::testing
+}  // namespace grundy::test_support

@@ -194,11 +194,8 @@ int run_bench(BenchOptions o) {
           // Every trial is checked, the warm-up included.
           const auto bad = use_baseline ? compare_sg(sg, want) : check_mex_rule(g, sg, all);
           if (bad) {
-            std::fprintf(stderr,
-                         "grundy: bench: %s: %s with %u threads: verification failed (%s): node %llu has SG %u, "
-                         "expected %u\n",
-                         ds.name.c_str(), run.algo.c_str(), t, bad->check.c_str(),
-                         static_cast<unsigned long long>(bad->node) + 1, bad->got, bad->want);
+            std::fprintf(stderr, "grundy: bench: %s: %s with %u threads: %s\n", ds.name.c_str(), run.algo.c_str(), t,
+                         describe_mismatch(*bad, std::uint64_t{bad->node} + 1).c_str());
             return kMismatch;
           }
           if (trial == 0) continue;  // the warm-up is not timed
@@ -246,7 +243,7 @@ Command add_bench(CLI::App& root) {
   sub->add_option("--datasets", opts->only, "only these datasets (names from the manifest)")->delimiter(',');
   sub->add_option("--algos", opts->algos, "level, serial, bgl")
       ->delimiter(',')
-      ->check(CLI::IsMember({"level", "serial", "bgl", "auto"}));
+      ->check(CLI::IsMember(algo_names()));
   sub->add_option("--threads", opts->threads, "thread counts for the level engine (default: 1 and every core)")
       ->delimiter(',')
       ->check(CLI::Range(1u, 4096u));

@@ -12,7 +12,7 @@
 #include "grundy/formats/game_loader.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/io/mapped_file.hpp"
-#include "grundy/solve/renumber.hpp"
+#include "grundy/jobs/generated_file.hpp"
 
 namespace grundy::cli {
 namespace {
@@ -53,23 +53,10 @@ int run_convert(const ConvertOptions& o) {
     write_gcsr(o.output, game.view, game.layers.begin, game.original_ids);
     layer_count = game.layers.begin.size() - 1;
   } else if (o.layered) {
-    Layers layers;
-    try {
-      layers = compute_layers(g, pc);
-    } catch (const CycleError& e) {
-      throw InputError(in.name() + ": " + e.what());
-    }
-    layer_count = layers.count();
-    GcsrWriter w(o.output, g.n, g.m, game.view.tokens.size(), layer_count);
-    renumber_by_layers(game.view, layers, pc,
-                       {w.offsets(), w.targets(), w.tokens(), w.layer_begin(), w.original_ids()});
-    w.commit();
+    layer_count = write_layered_gcsr(o.output, game.view, pc, in.name());
   } else {
-    try {
-      (void)compute_layers(g, pc);  // a .gcsr holds a DAG: a cycle is refused here, not when it is solved
-    } catch (const CycleError& e) {
-      throw InputError(in.name() + ": " + e.what());
-    }
+    // A .gcsr holds a DAG: a cycle is refused here, not when it is solved.
+    naming_cycles(in.name(), [&] { (void)compute_layers(g, pc); });
     write_gcsr(o.output, game.view);
   }
   if (!o.quiet) {

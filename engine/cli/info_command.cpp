@@ -67,13 +67,8 @@ int run_info(const InfoOptions& o) {
 
   // Layered again even when the file stores layers: a file's layers need
   // only respect the edges, and the depth is the graph's, not the file's.
-  Layers computed;
   timer.start("layering");
-  try {
-    computed = compute_layers(g, pc);
-  } catch (const CycleError& e) {
-    throw InputError(in.name() + ": " + e.what());
-  }
+  const Layers computed = naming_cycles(in.name(), [&] { return compute_layers(g, pc); });
   const LayerView layers{computed.order.data(), computed.begin, {}};
   timer.start("mex");
   SgValues sg(g.n, g.m);

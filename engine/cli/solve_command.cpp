@@ -46,21 +46,14 @@ int solve(const SolveOptions& o) {
   require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify),
                  in.name(), std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " +
                      o.algo + (o.verify ? " --verify" : ""));
-  SgValues sg;
-  try {
-    sg = planted(solve_sg(graph, parse_algo(o.algo), pc, &timer, game.layers), o.plant_error);
-    if (o.verify) {
-      if (const auto bad = verify_sg(graph, sg, pc, &timer)) {
-        std::fprintf(stderr,
-                     "grundy: %s: verification failed (%s): node %llu has SG %u, expected %u\n",
-                     in.name().c_str(), bad->check.c_str(),
-                     static_cast<unsigned long long>(game.user_id(bad->node)) + 1, bad->got,
-                     bad->want);
-        return kMismatch;
-      }
+  const SgValues sg = naming_cycles(
+      in.name(), [&] { return planted(solve_sg(graph, parse_algo(o.algo), pc, &timer, game.layers), o.plant_error); });
+  if (o.verify) {
+    if (const auto bad = verify_sg(graph, sg, pc, &timer)) {
+      std::fprintf(stderr, "grundy: %s: %s\n", in.name().c_str(),
+                   describe_mismatch(*bad, std::uint64_t{game.user_id(bad->node)} + 1).c_str());
+      return kMismatch;
     }
-  } catch (const CycleError& e) {
-    throw InputError(in.name() + ": " + e.what());
   }
   timer.start("xor");
   const sg_t total = nim_sum(sg, game.view.tokens);
@@ -85,17 +78,7 @@ int solve(const SolveOptions& o) {
   }
   OutputFile out("-");
   out.write(total != 0 ? "win\n" : "lose\n");
-  if (o.move) {
-    std::string line = "move ";
-    if (const auto mv = winning_move(game.view, sg)) {
-      append_number(line, mv->token + 1, ' ');
-      append_number(line, std::uint64_t{game.user_id(mv->from)} + 1, ' ');
-      append_number(line, std::uint64_t{game.user_id(mv->to)} + 1);
-    } else {
-      line += "none\n";
-    }
-    out.write(line);
-  }
+  if (o.move) out.write(move_line(game.view, sg, game.original_ids) + "\n");
   if (sg_to_stdout) write_sg(out);
   out.commit();
   const ProfileFacts facts{in.name(), o.algo, pc.threads, graph};
@@ -121,7 +104,7 @@ Command add_solve(CLI::App& root) {
   sub->add_option("--algo", opts->algo,
                   "auto (= level), level (parallel layers), serial (reference DFS), bgl "
                   "(Boost.Graph baseline)")
-      ->check(CLI::IsMember({"auto", "level", "serial", "bgl"}))
+      ->check(CLI::IsMember(algo_names()))
       ->default_str("auto");
   sub->add_flag("--verify", opts->verify,
                 "recompute every SG value with the Boost.Graph baseline and check the mex rule "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
+#include "grundy/core/input_error.hpp"
 
 namespace grundy {
 
@@ -20,6 +21,17 @@ class CycleError : public std::runtime_error {
  private:
   std::vector<node_t> cycle_;
 };
+
+/// f(), with a CycleError turned into the InputError users see,
+/// "<source>: cycle: 4 -> 9 -> 4".
+template <class F>
+decltype(auto) naming_cycles(const std::string& source, F&& f) {
+  try {
+    return f();
+  } catch (const CycleError& e) {
+    throw InputError(source + ": " + e.what());
+  }
+}
 
 /// "cycle: 4 -> 9 -> 4" in 1-based ids, as users see them.
 std::string describe_cycle(const std::vector<node_t>& cycle);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/core/sg_values.hpp"
@@ -25,5 +26,10 @@ struct Move {
 /// along its first edge (in input order) to a node of SG value x ^ X.
 /// Empty when X == 0: every move loses.
 std::optional<Move> winning_move(const GameView& game, const SgValues& sg);
+
+/// "move <token> <from> <to>" (1-based, nodes as the user numbers them:
+/// original_ids maps stored ids back, empty when they are the same), or
+/// "move none" when every move loses. No line end.
+std::string move_line(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids = {});
 
 }  // namespace grundy

@@ -142,10 +142,7 @@ std::pair<std::uint64_t, std::uint64_t> kron_edge(std::uint64_t seed, std::uint6
 }  // namespace
 
 std::uint64_t mix(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + index;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix_finalize(seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + index);
 }
 
 Shape parse_shape(std::string_view name) {

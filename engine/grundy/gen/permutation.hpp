@@ -22,6 +22,14 @@
 
 namespace grundy {
 
+/// SplitMix64's finalizer: the generator's one mixing function (mix() in
+/// generator.hpp feeds it a seed, stream and index; the permutation its keys).
+inline std::uint64_t splitmix_finalize(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 class Permutation {
  public:
   /// n < 2^32.
@@ -33,7 +41,7 @@ class Permutation {
     // floor(2^32 / b), capped for b = 1: split() corrects the one step it may be short.
     inv_b_ = b_ == 1 ? ~std::uint32_t{0} : static_cast<std::uint32_t>((std::uint64_t{1} << 32) / b_);
     for (int i = 0; i < kRounds; ++i)
-      key_[i] = static_cast<std::uint32_t>(splitmix(seed + 0x632BE59BD9B4E019ull * (i + 1)) >> 32);
+      key_[i] = static_cast<std::uint32_t>(splitmix_finalize(seed + 0x632BE59BD9B4E019ull * (i + 1)) >> 32);
   }
 
   /// The image of x (x < n).
@@ -67,11 +75,6 @@ class Permutation {
  private:
   static constexpr int kRounds = 4;
 
-  static std::uint64_t splitmix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
   static std::uint32_t mulhi(std::uint32_t x, std::uint32_t y) {
     return static_cast<std::uint32_t>((std::uint64_t{x} * y) >> 32);
   }

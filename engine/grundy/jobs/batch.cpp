@@ -84,32 +84,16 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     r.n = g.n;
     r.m = g.m;
     r.k = view.tokens.size();
-    try {
-      level_sg(g, pc, ws.layers, ws.sg, nullptr, stored);
-    } catch (const CycleError& e) {
-      throw InputError(r.name + ": " + e.what());
-    }
+    naming_cycles(r.name, [&] { level_sg(g, pc, ws.layers, ws.sg, nullptr, stored); });
     r.depth = stored.empty() ? ws.layers.count() : stored.begin.size() - 1;
     r.nim_sum = nim_sum(ws.sg, view.tokens);
     r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
     const auto user = [&](node_t u) { return std::uint64_t{original.empty() ? u : original[u]} + 1; };
-    if (o.move) {
-      r.move = "move ";
-      if (const auto mv = winning_move(view, ws.sg)) {
-        append_number(r.move, mv->token + 1, ' ');
-        append_number(r.move, user(mv->from), ' ');
-        append_number(r.move, user(mv->to), '\0');
-        r.move.pop_back();
-      } else {
-        r.move += "none";
-      }
-    }
+    if (o.move) r.move = move_line(view, ws.sg, original);
     if (o.verify) {
       if (const auto bad = verify_sg(g, ws.sg, pc)) {
         r.status = InstanceResult::Status::mismatch;
-        r.message = r.name + ": verification failed (" + bad->check + "): node " +
-                    std::to_string(user(bad->node)) + " has SG " + std::to_string(bad->got) +
-                    ", expected " + std::to_string(bad->want);
+        r.message = r.name + ": " + describe_mismatch(*bad, user(bad->node));
       }
     }
   } catch (const InputError& e) {

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "grundy/core/cycle.hpp"
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/formats/gcsr.hpp"
 #include "grundy/solve/layering.hpp"
@@ -10,6 +11,15 @@
 #include "grundy/solve/renumber.hpp"
 
 namespace grundy {
+
+std::uint64_t write_layered_gcsr(const std::string& path, const GameView& game, const ParallelConfig& pc,
+                                 const std::string& source) {
+  Layers layers = naming_cycles(source, [&] { return compute_layers(game.graph, pc); });
+  GcsrWriter w(path, game.graph.n, game.graph.m, game.tokens.size(), layers.count());
+  renumber_by_layers(game, layers, pc, {w.offsets(), w.targets(), w.tokens(), w.layer_begin(), w.original_ids()});
+  w.commit();
+  return layers.count();
+}
 
 void write_generated(const GenSpec& s, const std::string& path, bool layered, std::uint64_t instances,
                      const ParallelConfig& pc, const std::function<void(std::uint64_t)>& progress) {
@@ -34,12 +44,7 @@ void write_generated(const GenSpec& s, const std::string& path, bool layered, st
     return;
   }
   if (binary) {
-    const OwnedGame game = generate(s, pc);
-    Layers layers = compute_layers(game.graph(), pc);
-    GcsrWriter w(path, game.n, m, s.tokens, layers.count());
-    renumber_by_layers(game.view(), layers, pc,
-                       {w.offsets(), w.targets(), w.tokens(), w.layer_begin(), w.original_ids()});
-    w.commit();
+    write_layered_gcsr(path, generate(s, pc).view(), pc, path);
     return;
   }
   OutputFile file(path);

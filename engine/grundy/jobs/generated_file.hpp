@@ -7,10 +7,18 @@
 #include <functional>
 #include <string>
 
+#include "grundy/core/csr_graph.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
+
+/// Writes `game` to `path` as a layered .gcsr (renumbered by topological
+/// layers, with the user's ids kept); `source` names the input in a cycle's
+/// error. Returns the number of layers. What `gen --layered` and
+/// `convert --layered` share.
+std::uint64_t write_layered_gcsr(const std::string& path, const GameView& game, const ParallelConfig& pc,
+                                 const std::string& source);
 
 /// Writes spec to `path`: .gcsr by its extension, text otherwise; `layered`
 /// needs .gcsr. `instances` > 1 writes that many text instances (seeds

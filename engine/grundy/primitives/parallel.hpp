@@ -144,7 +144,7 @@ void for_tasks(const ParallelConfig& pc, std::size_t tasks, const Body& body) {
 }
 
 /// One phase of for_phases: the range [begin, end), in pieces of `grain`.
-struct Phase {
+struct PhaseRange {
   std::size_t begin = 0, end = 0, grain = 1;
 };
 
@@ -159,7 +159,7 @@ struct Phase {
 /// piece nobody has taken, so the loop finishes whatever number of threads
 /// oneTBB actually lends it (one runs every piece in order).
 template <class Body, class Done>
-void for_phases(const ParallelConfig& pc, std::span<const Phase> phases, const Body& body, const Done& done) {
+void for_phases(const ParallelConfig& pc, std::span<const PhaseRange> phases, const Body& body, const Done& done) {
   struct Piece {
     std::size_t begin, end, phase;
   };

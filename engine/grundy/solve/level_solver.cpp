@@ -242,7 +242,7 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
   // measure the same within noise: interleaved mex min / median ms, kron-l
   // 432 / 449 against 419 / 442 (8 runs), wide-l 345 / 376 against 335 /
   // 357 (5 runs).
-  std::vector<Phase> phases;
+  std::vector<PhaseRange> phases;
   std::vector<PhaseTimer::clock::time_point> stamps;
   // Layer l as a phase, right after split(l) (its work is then the cached answer).
   const auto add_phase = [&](std::size_t l) {

@@ -30,6 +30,16 @@ std::string_view algo_name(Algo algo) {
   return "?";
 }
 
+const std::vector<std::string>& algo_names() {
+  static const std::vector<std::string> names{"auto", "level", "serial", "bgl"};
+  return names;
+}
+
+std::string describe_mismatch(const Mismatch& bad, std::uint64_t user_node) {
+  return "verification failed (" + bad.check + "): node " + std::to_string(user_node) + " has SG " +
+         std::to_string(bad.got) + ", expected " + std::to_string(bad.want);
+}
+
 std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bool verify) {
   // Bytes a node and an edge beyond the graph's own arrays, rounded up from
   // each engine's peak RSS (the commit that set them says how it was taken):

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/primitives/parallel.hpp"
@@ -22,6 +23,8 @@ enum class Algo {
 
 /// "auto", "level", "serial", "bgl". Throws std::invalid_argument.
 Algo parse_algo(std::string_view name);
+/// The names parse_algo takes, for option checks and help.
+const std::vector<std::string>& algo_names();
 std::string_view algo_name(Algo algo);
 
 /// SG value of every node. `stored` (a layered .gcsr's) lets the level
@@ -42,6 +45,10 @@ struct Mismatch {
   sg_t want = 0;
   std::string check;  ///< "baseline" or "mex rule"
 };
+
+/// "verification failed (baseline): node 5 has SG 1, expected 2", with the
+/// node as the user numbers it.
+std::string describe_mismatch(const Mismatch& bad, std::uint64_t user_node);
 
 /// The first node where `got` and `want` differ (lowest id), if any.
 std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want);
