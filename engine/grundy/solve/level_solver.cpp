@@ -15,9 +15,8 @@ constexpr std::size_t kMinBatch = 64;
 
 // Per-thread scratch of the mex pass: the wide-mex bitset, and a batch of
 // nodes with their rows and their successors' values side by side. The
-// values in the pass's own width: 16-bit values took wide-l's mex (one
-// thread, 8 interleaved runs) to min 682 ms, median 782, against 750 and
-// 840 with 32-bit ones (the batch's buffers are then 52 KB, not 68).
+// values are in the pass's own width: smaller buffers, a faster pass
+// (docs/TUNING.md#mex-batch-value-width).
 template <class Sg>
 struct MexScratch {
   BitsetMex mex;
@@ -31,16 +30,8 @@ struct MexScratch {
 // runs of equal out-degree take one body each: known from the file's degree
 // runs (`runs`: mex_runs_down, no offset read per node), or, in a file
 // written before they were stored, found from the offsets node by node
-// (mex_identity_down). uniform-layered-m SG against the floor pass (median
-// of 9 trials), 6 alternating `grundy bench` rounds on one file with runs,
-// the binary before them finding them node by node: 1.20-1.53x on 1 thread
-// and 1.41-1.67x on 2, against 1.39-1.62x and 1.60-1.81x (a slow phase of
-// the machine; a few hours before, node by node gave 1.29-1.40x and
-// 1.43-1.62x, against 1.42-1.74x and 1.54-1.72x choosing the body per node).
-// Deriving the runs of a file without them (one serial pass over the
-// offsets, then mex_runs_down) lost on 2 threads: that file, 4 alternating
-// rounds, 1.64-1.73x the floor against 1.46-1.51x node by node (1 thread:
-// 1.33-1.40x against 1.26-1.42x). So both ways stay.
+// (mex_identity_down). Both ways stay: deriving the runs of a file without
+// them lost on two threads (docs/TUNING.md#degree-runs).
 template <bool Identity, class Sg>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
@@ -56,10 +47,7 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
       if (prefetch) {
         // Random ids: start the row loads of nodes a few steps ahead (their
         // offsets first, then their rows, as the batches do: prefetch_row),
-        // so that misses overlap. Against the row's first line alone into
-        // L1, mex min / median ms: chain-m 362 / 431 against 429 / 512 (1
-        // thread, 4 interleaved runs), kron-l 493 / 593 against 545 / 601
-        // (2 threads, 5).
+        // so that misses overlap (docs/TUNING.md#prefetch-distances).
         if (i >= b + 16) __builtin_prefetch(off + order[i - 16]);
         if (i >= b + 8) prefetch_row(off, targets, order[i - 8]);
       }
@@ -96,10 +84,8 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
     const edge_t base = Identity ? off[i] : 0;  // Identity: the batch's edges end here
     for (; i > b && count < kNodes; --i) {
       if constexpr (!Identity) {
-        // Rows into L2, both ends (prefetch_row), against their first line
-        // into L1: wide-l mex, min / median of 6 interleaved runs, 308 / 330
-        // ms against 343 / 395 on 2 threads, 541 / 571 against 634 / 650 on
-        // 1 (5 runs); uniform-l 396 / 414 against 457 / 468 (2 threads).
+        // Rows into L2, both ends (prefetch_row): a row often straddles two
+        // lines (docs/TUNING.md#prefetch-distances).
         if (i >= b + 17) __builtin_prefetch(off + order[i - 17]);
         if (i >= b + 9) prefetch_row(off, targets, order[i - 9]);
       }
@@ -112,10 +98,7 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
         // Ask for the successors' values as their ids arrive, into L2 (a
         // batch's 8192 values' lines fit there, not in L1): their misses
         // then overlap the next rows' misses, and the gather below finds
-        // them near. Wide-l mex, 6 interleaved runs (min / median ms): 2
-        // threads 342 / 395 against 395 / 479 without; 1 thread 676 / 690
-        // against 796 / 868. Into L1 instead (locality 3) lost: 559 / 714
-        // against 455 / 552 on 2 threads; non-temporal lost too.
+        // them near (docs/TUNING.md#value-prefetch).
         for (std::size_t j = 0; j < d; ++j) __builtin_prefetch(sg + rows[fill + j], 0, 2);
       }
       fill += d;
@@ -148,11 +131,8 @@ template <bool Identity, class Sg>
 void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg,
               PhaseTimer* log) {
   // Batches pay where the values gathered miss the cache: random ids from
-  // kCachedNodes nodes on (wide-l, one thread, min of 5 interleaved runs:
-  // mex 0.75 s against 0.98; wide-m 38 ms against 54), layered ids only from
-  // about 3*10^6 nodes, where the pass reads ahead of its values' reach
-  // (uniform-layered-l 446 ms against 527; -m 25 against 20; 3*10^6 nodes
-  // 78 against 73).
+  // kCachedNodes nodes on, layered ids only from about 3*10^6 nodes, where
+  // the pass reads ahead of its values' reach (docs/TUNING.md#mex-batches).
   const bool batched = g.n >= (Identity ? pc.min_batch_layered_graph : pc.min_batch_graph);
   // b, e: a part of one layer.
   const auto run_part = [&](MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
@@ -164,8 +144,8 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     }
   };
   // Layers [first, last], deepest first. Consecutive layers too narrow to
-  // batch go to one mex_range, whose prefetches then reach across them (a
-  // chain of 10^7 one-node layers: 0.36 s, against 0.93 s a layer at a time).
+  // batch go to one mex_range, whose prefetches then reach across them
+  // (docs/TUNING.md#narrow-layers).
   const auto run = [&](MexScratch<Sg>& scratch, std::size_t first, std::size_t last) {
     if (!batched) return run_part(scratch, layers.begin[first], layers.begin[last + 1]);
     std::size_t end = layers.begin[last + 1];  // positions [.., end) are left to do
@@ -234,14 +214,8 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
   std::optional<PerThread<MexScratch<Sg>>> thread_mex;
   // A run of layers, each split between threads, deepest first, in
   // one parallel loop: a layer's pieces wait for the deeper layers' pieces
-  // still running, not for a barrier and a new loop per layer (for_phases).
-  // Where layers are short, those barriers cost: uniform-layered-m (61
-  // layers, ~0.1-1 ms each on 2 threads) SG against the floor pass, 7
-  // alternating `grundy bench` runs on 2 threads: median 1.54x (1.42-1.70)
-  // against 1.64x (1.59-2.05) with a parallel loop per layer. Long layers
-  // measure the same within noise: interleaved mex min / median ms, kron-l
-  // 432 / 449 against 419 / 442 (8 runs), wide-l 345 / 376 against 335 /
-  // 357 (5 runs).
+  // still running, not for a barrier and a new loop per layer (for_phases):
+  // where layers are short, those barriers cost (docs/TUNING.md#for-phases).
   std::vector<PhaseRange> phases;
   std::vector<PhaseTimer::clock::time_point> stamps;
   // Layer l as a phase, right after split(l) (its work is then the cached answer).
