@@ -22,8 +22,9 @@ int main(int argc, char** argv) {
   install_interrupt_cleanup();  // SIGXFSZ ignored from the start: `--sg-out -` under ulimit -f is a write error
   app.set_version_flag("--version", GRUNDY_VERSION);
   // Only the subcommand the user named is built: setting up all of CLI11's
-  // options took ~0.18 ms, a tenth of a judge-sized `grundy solve`. Help,
-  // version and mistakes get them all, so the messages list everything.
+  // options took a tenth of a judge-sized `grundy solve`
+  // (docs/TUNING.md#cli-start-up). Help, version and mistakes get them all,
+  // so the messages list everything.
   struct Entry {
     std::string_view name;
     cli::Command (*add)(CLI::App&);

@@ -87,10 +87,7 @@ inline constexpr std::size_t kCachedNodes = std::size_t{1} << 16;
 /// offsets being in hand (prefetched earlier): both ends of it, since a row
 /// of ten or so ids straddles two cache lines about half the time, and a
 /// row far from the last one read gives the hardware's prefetcher nothing
-/// to follow. Reading the rows of wide-l's rounds alone (a /tmp probe, one
-/// thread, 5 runs): 215-245 ms with the first line only, non-temporal, 8
-/// nodes ahead, as the passes did; 146-175 ms with both lines into L2, 32
-/// ahead; 248-267 with the first line only into L2, 32 ahead.
+/// to follow (docs/TUNING.md#prefetch-row).
 [[gnu::always_inline]] inline void prefetch_row(const edge_t* offsets, const node_t* targets, node_t u) {
   const edge_t first = offsets[u], end = offsets[u + 1];
   __builtin_prefetch(targets + first, 0, 2);

@@ -2,8 +2,8 @@
 //
 // Kahn's algorithm decrements the in-degree of every edge's target. Split
 // between threads, those decrements need atomic read-modify-writes, which
-// measured 4.8x slower than plain ones here (10^7 random decrements: 124 ms
-// against 26 ms on one thread), so two threads lost to one. Instead, each
+// measured 4.8x slower than plain ones, so two threads lost to one
+// (docs/TUNING.md#blocked-scatter). Instead, each
 // thread first appends the targets it meets to per-range bins (sequential
 // writes), and then each range of 2^15 nodes (32 KiB of 1-byte in-degree
 // counters, 128 KiB of 4-byte ones, and whole words of any per-node bitmap)
@@ -14,21 +14,13 @@
 // that stays in L1, with non-temporal stores. A plain store to a bin's next
 // line first read that line in: it was last written a whole bound of
 // targets ago, out of every cache, and `perf annotate` put 61% of the
-// counting loop's samples on that store. Wide-l layering on 2 threads, 6
-// interleaved runs (min / median ms): 609 / 621 with plain appends of whole
-// ids, 545 / 558 with lines of whole ids, 518 / 528 with lines of low bits.
+// counting loop's samples on that store.
 //
 // Memory: each bin holds at most its share of kPendingEdges targets (2^23
 // in all, 16 MiB of low bits), in whole lines. A thread whose bin fills
 // applies it at once, under that range's lock, and goes on. The bound holds
-// whatever the rows look like: on kron-l (rows of up to millions of
-// successors) a 2-thread solve peaks at 535,992 KiB (`/usr/bin/time grundy
-// solve`), 9.7 B a node beyond the 467 MB mapping, as with appends of whole
-// ids (536,096 KiB); 536,956 KiB (9.9 B a node) since two threads count
-// the in-degrees without the bins (layering.cpp), at 8445e94. The bound's
-// size was measured with whole ids: on a 10^7-node solve, 2^24 targets
-// peaked 40 MB higher (4 bytes a node, against a budget of the mapping plus
-// 16 bytes a node) in the same time; 2^22 measured ~10% slower.
+// whatever the rows look like, even kron-l's rows of millions of
+// successors (docs/TUNING.md#blocked-scatter gives the peaks and why 2^23).
 #pragma once
 
 #include <tbb/blocked_range.h>

@@ -33,14 +33,7 @@ struct ParallelConfig {
   /// Kahn rounds are split between threads only on graphs of this many
   /// nodes or more: below, the in-degrees stay in cache, plain decrements
   /// are cheap, and the blocked scatter's extra pass costs more than a
-  /// second thread saves. Layering with 2 threads, split against not split
-  /// (`grundy solve --stats --threads 2`, uniform graphs of 10 edges a node):
-  /// 10^6 nodes 256 ms against 185-245 (wide-m: 130 against 104-110),
-  /// 4*10^6 nodes 725-797 against 917-954, 10^7 nodes 1.82-1.91 s against
-  /// 2.69-2.86; on 10^5-node graphs splitting measured 0.58-0.78x. Checked
-  /// again with 1-byte counters (indegree_counters.hpp), 5 interleaved runs:
-  /// splitting from 2^18 made layering slower still on 10^6 nodes (wide-m
-  /// min 79 ms against 62, uniform-m 97 against 88). That holds for 2
+  /// second thread saves (docs/TUNING.md#split-rounds). That holds for 2
   /// threads; see min_parallel_graph_many for more.
   std::size_t min_parallel_graph = std::size_t{1} << 21;
   /// The mex pass gathers values in batches (level_solver.cpp) on graphs of
@@ -50,25 +43,13 @@ struct ParallelConfig {
   std::size_t min_batch_layered_graph = std::size_t{1} << 22;
   /// A loop narrower than min_parallel is still split when its iterations
   /// carry heavy_work / threads units between them (edges), in tasks of
-  /// half that: kron-l has 2,673 layers of fewer than 4,096 nodes that hold
-  /// 94.7 of its 10^8 edges, and run inline they kept a 16-core solve at
-  /// 1.28x one thread (results/scaling-16core). The split pays more with
-  /// more threads, so the bar falls with them. kron-l mex, interleaved runs
-  /// (min / median ms), bar and task size in edges: 16 threads (on the
-  /// 16-core machine) 2^15, 2^12: 293 / 306; 2^13, 2^12: 212 / 223; 2^13,
-  /// 2^10: 186 / 194; 2^11, 2^10: 180 / 182; 4 threads 341 / 348, 255 / 266,
-  /// 254 / 254, 228 / 240; 2 threads (here) 2^15, 2^12: 548 / 579; 2^13,
-  /// 2^12: 419 / 441; 2^11, 2^10: 504 / 523. The rule as committed, against
-  /// no weighing, in one run on the 16-core machine: 154 / 171 against 467 /
-  /// 477 at 16 threads, 357 / 383 against 512 / 543 at 2
-  /// (results/scaling-16core/tuning/ab-5a906ae-vs-3b3d95b.md).
+  /// half that: power-law graphs hold most of their edges in layers too
+  /// narrow by nodes alone. The split pays more with more threads, so the
+  /// bar falls with them (docs/TUNING.md#heavy-layers).
   std::size_t heavy_work = std::size_t{1} << 14;
   /// min_parallel_graph from 4 threads on, where the scatter's extra pass is
-  /// shared out widely enough to pay on 10^6-node graphs. Layering on the
-  /// 16-core machine, 2^21 against 2^19, 5 interleaved runs (min ms): wide-m
-  /// 58 / 46 (4 threads), 73 / 28 (8), 77 / 19 (16); uniform-m 78 / 69, 77 /
-  /// 46, 100 / 40; kron-m 73 / 87, 71 / 75, 71 / 71. With 2 threads (here)
-  /// 2^19 lost on all three: 67 against 42, 82 / 57, 88 / 58.
+  /// shared out widely enough to pay on 10^6-node graphs
+  /// (docs/TUNING.md#split-rounds).
   std::size_t min_parallel_graph_many = std::size_t{1} << 19;
 
   /// Edges that make a narrow loop worth splitting, at this thread count.

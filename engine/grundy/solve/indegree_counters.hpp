@@ -4,9 +4,8 @@
 // nodes: counting in-degrees, then counting them down. What those cost is
 // where the counters live. Four bytes a node put 10^7 nodes' counters at
 // 40 MB, past this machine's 32 MiB L3; one byte puts them at 10 MB, inside
-// it. Counting the in-degrees of wide-l (10^7 nodes, 10^8 random edges) on
-// one thread measured 664-773 ms with 4-byte counters and 174-232 ms with
-// 1-byte ones (/tmp probe over the mapped .gcsr, 2026-11-30).
+// it, and counting the in-degrees then took a third of the time
+// (docs/TUNING.md#in-degree-counters).
 //
 // NarrowInDegrees keeps the low byte of each count in one array and carries
 // into a 16-bit high part only for the rare node past 255 predecessors (a
@@ -114,9 +113,7 @@ class BasicNarrowInDegrees {
   // Each operation is one step on the low bytes' address, passed in: the
   // bulk forms hold it in a local, because through the member every byte
   // stored could alias it (a char type) and the compiler reloaded it at each
-  // edge. Counting wide-l's 10^8 in-degrees inside compute_layers, two
-  // interleaved processes of 3 runs each: 216-358 ms against 638-885 for
-  // single calls in the same loop.
+  // edge, three times slower (docs/TUNING.md#in-degree-counters).
   void add(node_t v) { add_at(low_.data(), v); }
   bool remove(node_t v) { return remove_at(low_.data(), v); }
   void decrement(node_t v) { decrement_at(low_.data(), v); }

@@ -19,12 +19,8 @@ namespace {
 // what is written of order[]. Always inlined: GCC 12 deems a function that
 // only prefetches free of effects, and drops the calls that it does not
 // inline (no layering loop prefetched before this attribute). The offsets
-// non-temporal: read once a round. The rows into L2, both ends, 32 nodes
-// ahead, against their first line non-temporal 8 ahead: wide-l layering
-// min / median of 6 interleaved runs 448 / 490 ms against 490 / 527 (2
-// threads), 579 / 695 against 781 / 870 (1 thread, 5 runs); uniform-l 625 /
-// 625 against 664 / 667 (2 threads, 4 runs); kron-l within its noise (886 /
-// 989 against 848 / 973, 10 runs).
+// non-temporal (read once a round), the rows into L2 at both ends
+// (docs/TUNING.md#layering-prefetch).
 [[gnu::always_inline]] inline void prefetch_rows(const CsrView& g, const node_t* order, std::size_t i, std::size_t known) {
   if (i + 64 < known) __builtin_prefetch(g.offsets + order[i + 64], 0, 0);
   if (i + 32 < known) prefetch_row(g.offsets, g.targets, order[i + 32]);
@@ -34,12 +30,8 @@ namespace {
 // at a multiple of 64 nodes, as the counters ask) and reads every edge,
 // keeping the targets in its half (keep_in_range). Reading the targets
 // twice over costs less than the blocked scatter's writing them out and
-// reading them back: counting wide-l's 10^8 in-degrees, 6 interleaved runs
-// in a /tmp probe, 155-200 ms against 221-293 through the scatter (and
-// 208-270 with a scalar filter); inside compute_layers (timing lines added
-// for the A/B only), 10 alternating runs, min / median 148 / 196 ms against
-// 188 / 209. Each further thread would read every edge once more; past two
-// the scatter stays (not measured here: 2 cores).
+// reading them back; each further thread would read every edge once more,
+// so past two the scatter stays (docs/TUNING.md#owned-in-degree-count).
 constexpr unsigned kOwnedCountThreads = 2;
 
 template <class InDegrees>
@@ -60,12 +52,10 @@ void count_owned(const CsrView& g, const ParallelConfig& pc, InDegrees& deg) {
 }
 
 // A round is "wide" when its frontier holds at least 1/kWideShare of the
-// nodes: the next round is then found by scanning every node's counter.
-// On wide-l (one thread, timed inside compute_layers) a scan took 2.7-3.1
-// ms against 73-125 ms for the round's count-down before it. Narrow rounds
-// report ready nodes as they go (sorted afterwards), so a deep chain never
-// scans N counters per node. 512 against 64: kron-l layering min of 3
-// 1.26 s against 1.30, uniform-l 1.31 against 1.33 (one thread).
+// nodes: the next round is then found by scanning every node's counter, a
+// small cost beside the round's count-down. Narrow rounds report ready
+// nodes as they go (sorted afterwards), so a deep chain never scans N
+// counters per node (docs/TUNING.md#wide-rounds).
 constexpr std::size_t kWideShare = 512;
 
 // Returns false, with the layers unfinished, when the counters overflowed.
@@ -149,10 +139,9 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // One thread's step past the cache, in two loops: copy the rows of
   // order[b, e) side by side into a buffer that stays in L2 (the row loads,
   // prefetched a few nodes ahead), then pass the copied targets to
-  // `apply(batch, count)` (the counters' misses). Apart, each loop keeps more of its own
-  // misses in flight than one loop waiting for both: wide-l layering on one
-  // thread, min of 5 interleaved runs, 0.98 s against 1.33 s; uniform-l 1.19
-  // against 1.44.
+  // `apply(batch, count)` (the counters' misses). Apart, each loop keeps
+  // more of its own misses in flight than one loop waiting for both
+  // (docs/TUNING.md#staged-rows).
   std::vector<node_t> staged;
   const auto expand_staged = [&](std::size_t b, std::size_t e, auto&& apply) {
     constexpr std::size_t kStage = std::size_t{1} << 15;  // 128 KiB
@@ -180,9 +169,7 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // (see below): count the successors of order[b, e) down, and nothing
   // else. Which of them became ready is read off the counters afterwards by
   // collect_ready(): a branch per edge on "was that the last" waits, at
-  // each misprediction, for the counter's miss. Wide-l
-  // layering on one thread, six interleaved runs each: 1.35 s (min; median
-  // 1.78) scanning, against 1.66 s (median 2.41) branching into a bitmap.
+  // each misprediction, for the counter's miss (docs/TUNING.md#wide-rounds).
   const auto expand_decrement = [&](std::size_t b, std::size_t e) {
     if (cached) {
       for (std::size_t i = b; i < e; ++i) {
@@ -199,8 +186,8 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
   // the tail, and the tail only moves past the ones that became ready (the
   // write stays inside order[]: a successor not yet ready is a node not yet
   // in it, so tail < n). Beyond the cache that tail chains each decrement to
-  // the previous one's miss, and a predicted branch is faster: kron-l's 3,000
-  // narrow rounds, layering min of 3 runs 1.12 s against 1.30 s.
+  // the previous one's miss, and a predicted branch is faster
+  // (docs/TUNING.md#narrow-rounds).
   const auto expand_append = [&](std::size_t b, std::size_t e) {
     if (cached) {
       for (std::size_t i = b; i < e; ++i)
@@ -241,13 +228,8 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
       // Wide: count down, then scan the counters for the next round (in id
       // order, as the scan goes). On a graph whose rounds may split, one
       // thread counts down through the blocked scatter too: its bins turn
-      // the decrements' misses into streams. Layering on one thread,
-      // interleaved runs (min / median ms): wide-l 807 / 891 against 975 /
-      // 1044 with plain decrements, uniform-l 1145 / 1455 against 1464 /
-      // 1526 (5 runs); kron-l, whose rounds are mostly narrow, 1087 / 1176
-      // against 1003 / 1141 (7 runs). Counting the in-degrees so too lost
-      // on kron-l (1096 / 1209 against 1017 / 1044 in another 5 runs: its
-      // hubs' counters stay in cache), so the count stays plain.
+      // the decrements' misses into streams. The in-degree count stays plain
+      // (its hubs' counters stay in cache; docs/TUNING.md#scatter-one-thread).
       if (big) {  // split between threads or not
         expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) { deg.decrement_all(batch, count); });
       } else {

@@ -62,12 +62,9 @@ inline constexpr std::size_t kFixedDegrees = 24;
 /// through a table: where degrees repeat node after node that call is
 /// predicted, and each edge costs its two loads, the bit and the OR, about
 /// half the micro-ops of a loop iteration, so that more of the next nodes'
-/// misses fit in flight. uniform-layered-m mex, 12 interleaved runs (1
-/// thread): min 15.4 ms, median 24.0 against 18.2 and 26.2 with the loop
-/// alone; 2 threads (8 runs) 13.4 / 13.9 against 14.7 / 15.4 (layered files
-/// now go further: mex_identity_down). Random ids (5*10^4 nodes, 10 runs)
-/// measured the same either way: their degree changes each node, and a
-/// mispredicted call costs what a mispredicted loop exit did.
+/// misses fit in flight. Random ids measured the same either way: their
+/// degree changes each node, and a mispredicted call costs what a
+/// mispredicted loop exit did (docs/TUNING.md#mex-unrolled-bodies).
 template <class Sg>
 inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
   static constexpr auto fixed = []<std::size_t... D>(std::index_sequence<D...>) {

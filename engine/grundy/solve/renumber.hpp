@@ -5,11 +5,9 @@
 // at random: on the machines measured, the difference between ~25 and ~3.5
 // ns an edge. Inside a layer, nodes are ordered by out-degree, then by id:
 // the mex pass's loop over a node's successors then ends after the same
-// count node after node, an exit the branch predictor learns. The same
-// binary's mex on uniform-layered-m (10^6 nodes, 10^7 edges), 11
-// interleaved runs: min 22.8 ms, median 24.6 against 25.5 and 27.7 for the
-// file ordered by id. The order depends on the graph only, not on the
-// thread count that computed the layers.
+// count node after node, an exit the branch predictor learns
+// (docs/TUNING.md#layer-order). The order depends on the graph only, not on
+// the thread count that computed the layers.
 #pragma once
 
 #include <span>
