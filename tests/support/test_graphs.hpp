@@ -11,9 +11,27 @@
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/formats/gcsr.hpp"
+#include "grundy/jobs/generated_file.hpp"
 #include "grundy/solve/serial_solver.hpp"
+#include "run_process.hpp"
 
 namespace grundy::test_support {
+
+/// The bytes of datasets/sample.txt as a .gcsr (layered or not), written by
+/// the library as `grundy convert` writes them.
+inline std::string sample_gcsr(bool layered) {
+  TempDir dir;
+  const std::string path = dir.file("s.gcsr");
+  const OwnedGame g = parse_classic(read_file(GRUNDY_SOURCE_DIR "/datasets/sample.txt"));
+  if (layered) {
+    write_layered_gcsr(path, g.view(), ParallelConfig{1}, "sample.txt");
+  } else {
+    write_gcsr(path, g.view());
+  }
+  return read_file(path);
+}
 
 /// A game from 1-based edges and tokens, as a user would write them.
 inline OwnedGame make_game(node_t n, const std::vector<std::pair<node_t, node_t>>& edges,
