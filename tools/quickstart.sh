@@ -5,8 +5,8 @@
 # datasets, each with its answer or its timings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh
-tools/build.sh release
+tools/ci/setup.sh
+tools/ci/build.sh release
 grundy=build/release/engine/grundy
 cache=build/cache
 mkdir -p "$cache"

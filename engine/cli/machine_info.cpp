@@ -56,7 +56,7 @@ std::map<std::string, std::string> describe_machine() {
 }
 
 std::string source_commit() {
-  // A binary carried to another machine (tools/bundle.sh) has no checkout
+  // A binary carried to another machine (tools/measure/bundle.sh) has no checkout
   // beside it; the bundle's wrapper names the commit it was built from.
   if (const char* carried = std::getenv("GRUNDY_COMMIT"); carried && *carried) return carried;
   const std::string dir = GRUNDY_SOURCE_DIR;

@@ -9,9 +9,9 @@
 # Writes results/large.md and results/large.json. Needs ~2.5 GB of disk in
 # build/cache/large (the text form is ~1.9 GB).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/setup.sh --extra
-tools/build.sh release
+cd "$(dirname "$0")/../.."
+tools/ci/setup.sh --extra
+tools/ci/build.sh release
 grundy=$PWD/build/release/engine/grundy
 work=build/cache/large
 mkdir -p "$work"
@@ -47,7 +47,7 @@ out = {"commit": commit, "cpu": cpu, "cores": cores,
        "text_over_gcsr": topen / gopen}
 json.dump(out, open("results/large.json", "w"), indent=2)
 lines = ["# 10^8 edges: generating and opening", "",
-         f"Made by `tools/measure_large.sh` at commit `{commit}` on {cpu} ({cores} cores). "
+         f"Made by `tools/measure/measure_large.sh` at commit `{commit}` on {cpu} ({cores} cores). "
          f"Graph: `grundy gen --nodes 10000000 --edges 100000000 --tokens 100 --seed 3` (uniform, random ids).", "",
          "## `grundy gen` to `.gcsr` (hyperfine, a new file each run)", "",
          "| command | median | edges/s | runs |", "| --- | ---: | ---: | --- |"]

@@ -31,7 +31,7 @@ def main():
         proc = open("results/processes.md").read().split("\n", 1)[1].strip()
         lines.append(proc.replace("\n## ", "\n#### "))
     except FileNotFoundError:
-        lines.append("(not measured: run tools/compare_processes.sh)")
+        lines.append("(not measured: run tools/measure/compare_processes.sh)")
     lines.append(END)
     readme = open("results/README.md").read()
     a, b = readme.index(START), readme.index(END) + len(END)

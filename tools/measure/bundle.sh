@@ -2,16 +2,16 @@
 # Packs the release grundy with every shared library it loads (the dynamic
 # loader and libc included) into one folder, for a machine where nothing can
 # be installed:
-#   tools/bundle.sh DIR        # then, there: DIR/grundy bench ...
+#   tools/measure/bundle.sh DIR        # then, there: DIR/grundy bench ...
 # DIR/grundy is a wrapper that starts the binary through the carried loader,
 # so the libraries are this machine's (Debian 12) whatever the target has, and
 # that sets GRUNDY_COMMIT so reports name the commit the binary was built from.
 # DIR/grundy-x86-64 is the same for a target without AVX2 (-march=x86-64).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-dir=${1:?usage: tools/bundle.sh DIR}
-tools/build.sh release
-tools/build.sh portable
+cd "$(dirname "$0")/../.."
+dir=${1:?usage: tools/measure/bundle.sh DIR}
+tools/ci/build.sh release
+tools/ci/build.sh portable
 commit=$(git rev-parse --short=12 HEAD)
 [[ -z $(git status --porcelain --untracked-files=no) ]] || commit+=-dirty
 rm -rf "$dir"

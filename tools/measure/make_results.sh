@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Regenerates everything in results/ on this machine, in one command:
-#   tools/make_results.sh [sizes]     # default: small,medium,large
+#   tools/measure/make_results.sh [sizes]     # default: small,medium,large
 # grundy bench (JSON, CSV, Markdown), the plots, the whole-process
 # comparisons and the 10^8-edge gen/open measurement, then results/README.md's tables are refreshed from them.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 sizes=${1:-small,medium,large}
-tools/setup.sh --extra
-tools/build.sh release
+tools/ci/setup.sh --extra
+tools/ci/build.sh release
 build/release/engine/grundy bench --sizes "$sizes" --threads 1,2 --trials 5 --out results
-/usr/bin/python3 tools/plot_results.py results/bench.json results
+/usr/bin/python3 tools/measure/plot_results.py results/bench.json results
 build/release/bench/grundy_kernels --benchmark_min_time=0.3 --benchmark_format=json --benchmark_out=results/kernels.json --benchmark_out_format=json >/dev/null
-tools/compare_processes.sh
-tools/measure_large.sh
-/usr/bin/python3 tools/render_results_readme.py
+tools/measure/compare_processes.sh
+tools/measure/measure_large.sh
+/usr/bin/python3 tools/measure/render_results_readme.py

@@ -3,9 +3,9 @@
 # smaller than this machine's drift: each repetition runs every binary once,
 # in turn, on the same file, and the table gives each binary's min and
 # median of the layering and mex phases (`grundy solve --stats`), in ms.
-#   tools/ab_phases.sh FILE THREADS REPS BINARY...
+#   tools/measure/ab_phases.sh FILE THREADS REPS BINARY...
 set -euo pipefail
-file=${1:?usage: tools/ab_phases.sh FILE THREADS REPS BINARY...}
+file=${1:?usage: tools/measure/ab_phases.sh FILE THREADS REPS BINARY...}
 threads=${2:?}
 reps=${3:?}
 shift 3

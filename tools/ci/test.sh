@@ -3,18 +3,18 @@
 # the Release build, then ASan+UBSan, then ThreadSanitizer (against an
 # instrumented oneTBB), then a 60-second run of each fuzz target. CI runs
 # exactly this.
-#   tools/test.sh           # everything (~7 minutes here, plus the first oneTBB build)
-#   tools/test.sh --quick   # the Release build's tests only
+#   tools/ci/test.sh           # everything (~7 minutes here, plus the first oneTBB build)
+#   tools/ci/test.sh --quick   # the Release build's tests only
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/setup.sh
-tools/check_floors.sh  # the module floors, intrinsics and oneTBB where they belong
+cd "$(dirname "$0")/../.."
+tools/ci/setup.sh
+tools/ci/check_floors.sh  # the module floors, intrinsics and oneTBB where they belong
 for flavour in release asan; do
   echo "== $flavour: build" >&2
-  tools/build.sh "$flavour"
+  tools/ci/build.sh "$flavour"
   echo "== $flavour: test" >&2
   ctest --test-dir "build/$flavour" --output-on-failure -j "$(nproc)" -LE long
   [[ "${1:-}" == "--quick" ]] && exit 0
 done
-tools/tsan.sh
-tools/fuzz.sh 60
+tools/ci/tsan.sh
+tools/ci/fuzz.sh 60

@@ -10,9 +10,9 @@
 #      cost per instance does not depend on how many follow).
 # Writes results/processes.md and results/processes-*.json.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/setup.sh --extra
-tools/build.sh release
+cd "$(dirname "$0")/../.."
+tools/ci/setup.sh --extra
+tools/ci/build.sh release
 grundy=$PWD/build/release/engine/grundy
 cin=$PWD/build/release/bench/cin_solver
 work=build/cache/processes
@@ -55,7 +55,7 @@ out = sys.argv[1]
 commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True).stdout.strip()
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 lines = [f"# Whole processes side by side\n",
-         f"Made by `tools/compare_processes.sh` at commit `{commit}` on {cpu} ({subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores). "
+         f"Made by `tools/measure/compare_processes.sh` at commit `{commit}` on {cpu} ({subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores). "
          "Medians of hyperfine runs; ratios are between commands of the same hyperfine run.\n"]
 def table(name, title, scale=None):
     d = json.load(open(f"{out}/processes-{name}.json"))["results"]

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # One thread-scaling run of `grundy bench` on a machine where nothing is
-# installed, from a folder made by tools/bundle.sh:
-#   tools/scaling_run.sh BUNDLE OUT [THREADS [BASELINE]]
+# installed, from a folder made by tools/measure/bundle.sh:
+#   tools/measure/scaling_run.sh BUNDLE OUT [THREADS [BASELINE]]
 # THREADS default: 1,2,4,8,<cores>. Writes OUT/machine.txt (processor,
 # caches, NUMA nodes, memory), OUT/large/ (medium and large datasets, level
 # engine, every thread count), and then either OUT/huge/ (uniform-layered-h,
 # 10^9 edges, if the first part ended within 4 minutes) or, given a BASELINE
-# bundle (an earlier commit's), OUT/ab.md: tools/ab_phases.sh of the two on
+# bundle (an earlier commit's), OUT/ab.md: tools/measure/ab_phases.sh of the two on
 # kron-l, wide-l and uniform-l at 2, 4 and <cores> threads, interleaved.
 # Each part runs under a timeout so that a slow machine still returns what
 # it finished. Datasets are generated into /tmp/grundy-cache.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-usage="usage: tools/scaling_run.sh BUNDLE OUT [THREADS [BASELINE]]"
+cd "$(dirname "$0")/../.."
+usage="usage: tools/measure/scaling_run.sh BUNDLE OUT [THREADS [BASELINE]]"
 bundle=${1:?$usage}
 out=${2:?$usage}
 baseline=${4:-}
@@ -51,7 +51,7 @@ if [[ -n $baseline ]]; then
     # The bench's file for it (named by the generator's version).
     file=$(ls /tmp/grundy-cache/"$ds".g*.gcsr | head -n 1)
     for t in 2 4 "$cores"; do
-      timeout 60 tools/ab_phases.sh "$file" "$t" 3 "$baseline/$flavour" "$grundy"
+      timeout 60 tools/measure/ab_phases.sh "$file" "$t" 3 "$baseline/$flavour" "$grundy"
       echo
     done
   done | tee "$out/ab.md"

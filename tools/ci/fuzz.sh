@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang++-14, ASan + UBSan, every finding
 # fatal) and runs each for N seconds (default 60, what CI runs):
-#   tools/fuzz.sh          # 60 s per target
-#   tools/fuzz.sh 600      # the longer run, 10 minutes per target
+#   tools/ci/fuzz.sh          # 60 s per target
+#   tools/ci/fuzz.sh 600      # the longer run, 10 minutes per target
 # Seeds come from tests/fuzz/corpus/<target>; what a run discovers is kept in
 # build/fuzz/corpus-<target> (not committed). A crash leaves crash-* files in
 # build/fuzz: turn each into a regression test before fixing it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-60}
-tools/setup.sh
+tools/ci/setup.sh
 CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGRUNDY_FUZZ=ON -DGRUNDY_SANITIZE=address,undefined -DGRUNDY_WERROR=ON \
   -DGRUNDY_BUILD_TESTS=OFF -DGRUNDY_BUILD_BENCH=OFF >/dev/null

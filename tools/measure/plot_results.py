@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws PNG plots from a `grundy bench` JSON report.
 
-    /usr/bin/python3 tools/plot_results.py [results/bench.json] [out_dir]
+    /usr/bin/python3 tools/measure/plot_results.py [results/bench.json] [out_dir]
 
 Writes, next to the JSON unless out_dir is given:
   throughput_vs_threads.png  level engine, SG edges/s against thread count, per dataset

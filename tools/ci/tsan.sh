@@ -8,8 +8,8 @@
 # with "Types: deb deb-src", is handed to apt-get through -o options, so no
 # package host is written anywhere in this repository.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/setup.sh
+cd "$(dirname "$0")/../.."
+tools/ci/setup.sh
 root=$PWD/build/tsan
 tbb_prefix=$root/tbb-install
 if [[ ! -f $tbb_prefix/lib/cmake/TBB/TBBConfig.cmake ]]; then

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of grundy into build/<flavour>.
-#   tools/build.sh release   # the default: Release, -Werror
-#   tools/build.sh asan      # ASan + UBSan, every finding fatal (tests only)
-#   tools/build.sh portable  # Release for any x86-64 (no AVX2), to carry elsewhere
+#   tools/ci/build.sh release   # the default: Release, -Werror
+#   tools/ci/build.sh asan      # ASan + UBSan, every finding fatal (tests only)
+#   tools/ci/build.sh portable  # Release for any x86-64 (no AVX2), to carry elsewhere
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 flavour=${1:-release}
 case "$flavour" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;

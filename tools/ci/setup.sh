@@ -3,8 +3,8 @@
 # Idempotent: when every package is already present it prints nothing and
 # touches nothing, so it is cheap to run before every build.
 #
-#   tools/setup.sh            # build + test dependencies
-#   tools/setup.sh --extra    # also the tools for plots and process benchmarks
+#   tools/ci/setup.sh            # build + test dependencies
+#   tools/ci/setup.sh --extra    # also the tools for plots and process benchmarks
 set -euo pipefail
 
 # Build and tests, plus what the test suite's fuzzing (clang's libFuzzer) and

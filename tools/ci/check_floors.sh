@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The house's rules, checked (tools/test.sh runs this first; docs/ARCHITECTURE.md
+# The house's rules, checked (tools/ci/test.sh runs this first; docs/ARCHITECTURE.md
 # says why): an engine module includes only its own floor or floors below,
 # intrinsics appear only in engine/grundy/primitives/simd/, and oneTBB (tbb::)
 # only in engine/grundy/primitives/. Prints each breach and exits 1 if any.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 floor() {
   case "$1" in
     core) echo 0 ;; primitives) echo 1 ;; io) echo 2 ;; formats) echo 3 ;;
