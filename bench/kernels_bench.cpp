@@ -57,8 +57,8 @@ const Renumbered& layered_graph() {
     out.begin.resize(layers.count() + 1);
     out.original.resize(g.n);
     renumber_by_layers(g.view(), layers, {1},
-                       {out.game.offsets.data(), out.game.targets.data(), out.game.tokens.data(),
-                        out.begin.data(), out.original.data()});
+                       {out.game.offsets.data(), out.game.targets.data(), out.game.tokens.data(), out.begin.data(),
+                        out.original.data()});
     out.runs = degree_run_starts(out.game.graph(), out.begin);
     return out;
   }();

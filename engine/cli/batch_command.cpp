@@ -23,10 +23,14 @@ struct BatchCliOptions {
 
 const char* verdict(InstanceResult::Status s) {
   switch (s) {
-    case InstanceResult::Status::win: return "win";
-    case InstanceResult::Status::lose: return "lose";
-    case InstanceResult::Status::error: return "error";
-    case InstanceResult::Status::mismatch: return "mismatch";
+    case InstanceResult::Status::win:
+      return "win";
+    case InstanceResult::Status::lose:
+      return "lose";
+    case InstanceResult::Status::error:
+      return "error";
+    case InstanceResult::Status::mismatch:
+      return "mismatch";
   }
   return "?";
 }
@@ -78,15 +82,15 @@ int run_batch_command(const BatchCliOptions& o) {
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!o.quiet) {
-    std::fprintf(stderr,
-                 "grundy: batch: %llu instances: %llu win, %llu lose, %llu errors%s in %.3f s "
-                 "(%.0f instances/s, %.1f MB/s, %u threads)\n",
-                 static_cast<unsigned long long>(counts.instances), static_cast<unsigned long long>(counts.wins),
-                 static_cast<unsigned long long>(counts.losses), static_cast<unsigned long long>(counts.errors),
-                 counts.mismatches ? (", " + std::to_string(counts.mismatches) + " verification mismatches").c_str()
-                                   : "",
-                 seconds, static_cast<double>(counts.instances) / seconds,
-                 static_cast<double>(counts.bytes) / seconds / 1e6, options.pc.threads);
+    std::fprintf(
+        stderr,
+        "grundy: batch: %llu instances: %llu win, %llu lose, %llu errors%s in %.3f s "
+        "(%.0f instances/s, %.1f MB/s, %u threads)\n",
+        static_cast<unsigned long long>(counts.instances), static_cast<unsigned long long>(counts.wins),
+        static_cast<unsigned long long>(counts.losses), static_cast<unsigned long long>(counts.errors),
+        counts.mismatches ? (", " + std::to_string(counts.mismatches) + " verification mismatches").c_str() : "",
+        seconds, static_cast<double>(counts.instances) / seconds, static_cast<double>(counts.bytes) / seconds / 1e6,
+        options.pc.threads);
   }
   if (counts.mismatches) return kMismatch;
   return counts.errors ? kBadInput : kOk;
@@ -96,13 +100,13 @@ int run_batch_command(const BatchCliOptions& o) {
 
 Command add_batch(CLI::App& root) {
   auto opts = std::make_shared<BatchCliOptions>();
-  CLI::App* sub = root.add_subcommand(
-      "batch", "solve many instances: files, folders (*.in, *.txt, *.gcsr) and streams of "
-               "concatenated instances; one line per instance, in input order");
+  CLI::App* sub = root.add_subcommand("batch",
+                                      "solve many instances: files, folders (*.in, *.txt, *.gcsr) and streams of "
+                                      "concatenated instances; one line per instance, in input order");
   sub->add_option("inputs", opts->inputs, "files, folders, or - for stdin")->required();
-  sub->add_flag("--json", opts->json,
-                "JSON lines: name, verdict, xor, n, m, k, depth, microseconds (and error, move)");
-  sub->add_flag("--verify", opts->verify, "check every instance against the Boost.Graph baseline (exit 3 on a mismatch)");
+  sub->add_flag("--json", opts->json, "JSON lines: name, verdict, xor, n, m, k, depth, microseconds (and error, move)");
+  sub->add_flag("--verify", opts->verify,
+                "check every instance against the Boost.Graph baseline (exit 3 on a mismatch)");
   sub->add_flag("--move", opts->move, "add one winning move per instance (\"move none\" when lost)");
   sub->add_flag("-q,--quiet", opts->quiet, "no progress bar and no summary on stderr");
   add_threads_option(*sub, opts->threads);

@@ -56,8 +56,8 @@ std::vector<Entry> read_manifest(const BenchOptions& o) {
     std::istringstream f(line);
     Entry e;
     std::string layered;
-    f >> e.info.name >> e.info.size >> e.info.shape >> e.spec.nodes >> e.spec.edges >> e.spec.tokens >>
-        e.spec.seed >> e.spec.layers >> layered;
+    f >> e.info.name >> e.info.size >> e.info.shape >> e.spec.nodes >> e.spec.edges >> e.spec.tokens >> e.spec.seed >>
+        e.spec.layers >> layered;
     if (!f || (layered != "yes" && layered != "no"))
       throw InputError(o.manifest + ":" + std::to_string(line_no) + ": expected 9 tab-separated fields");
     try {
@@ -75,9 +75,9 @@ std::vector<Entry> read_manifest(const BenchOptions& o) {
     };
     if (!wanted(o.sizes, e.info.size) || !wanted(o.only, e.info.name)) continue;
     e.info.file = o.cache + "/" + e.info.name + ".g" + std::to_string(kGeneratorVersion) + ".gcsr";
-    e.info.generator = "grundy gen --shape " + e.info.shape + " --nodes " + std::to_string(e.spec.nodes) +
-                       " --edges " + std::to_string(e.spec.edges) + " --tokens " + std::to_string(e.spec.tokens) +
-                       " --seed " + std::to_string(e.spec.seed) + " --layers " + std::to_string(e.spec.layers) +
+    e.info.generator = "grundy gen --shape " + e.info.shape + " --nodes " + std::to_string(e.spec.nodes) + " --edges " +
+                       std::to_string(e.spec.edges) + " --tokens " + std::to_string(e.spec.tokens) + " --seed " +
+                       std::to_string(e.spec.seed) + " --layers " + std::to_string(e.spec.layers) +
                        (e.info.layered ? " --layered" : "") + " " + e.info.file;
     out.push_back(e);
   }
@@ -86,9 +86,7 @@ std::vector<Entry> read_manifest(const BenchOptions& o) {
 
 // Peak resident memory since the last reset (Linux: VmHWM, reset through
 // clear_refs), so each run reports its own peak, not the process's.
-void reset_peak_rss() {
-  std::ofstream("/proc/self/clear_refs") << "5";
-}
+void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 std::uint64_t peak_rss_bytes() {
   std::ifstream in("/proc/self/status");
   for (std::string line; std::getline(in, line);)
@@ -241,9 +239,7 @@ Command add_bench(CLI::App& root) {
       ->delimiter(',')
       ->check(CLI::IsMember({"small", "medium", "large", "huge"}));
   sub->add_option("--datasets", opts->only, "only these datasets (names from the manifest)")->delimiter(',');
-  sub->add_option("--algos", opts->algos, "level, serial, bgl")
-      ->delimiter(',')
-      ->check(CLI::IsMember(algo_names()));
+  sub->add_option("--algos", opts->algos, "level, serial, bgl")->delimiter(',')->check(CLI::IsMember(algo_names()));
   sub->add_option("--threads", opts->threads, "thread counts for the level engine (default: 1 and every core)")
       ->delimiter(',')
       ->check(CLI::Range(1u, 4096u));

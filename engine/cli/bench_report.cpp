@@ -61,8 +61,9 @@ void BenchReport::finish() {
 void BenchReport::write(const std::string& dir) const {
   std::filesystem::create_directories(dir);
   // JSON: one object, documented in results/README.md ("schema": 2).
-  std::string j = "{\n  \"schema\": 2,\n  \"commit\": " + json_string(commit) + ",\n  \"command\": " +
-                  json_string(command) + ",\n  \"date\": " + json_string(date) + ",\n  \"machine\": {";
+  std::string j = "{\n  \"schema\": 2,\n  \"commit\": " + json_string(commit) +
+                  ",\n  \"command\": " + json_string(command) + ",\n  \"date\": " + json_string(date) +
+                  ",\n  \"machine\": {";
   bool first = true;
   for (const auto& [k, v] : machine) {
     j += (first ? "" : ", ") + json_string(k) + ": " + json_string(v);
@@ -71,10 +72,11 @@ void BenchReport::write(const std::string& dir) const {
   j += "},\n  \"datasets\": [\n";
   for (std::size_t i = 0; i < datasets.size(); ++i) {
     const auto& d = datasets[i];
-    j += "    {\"name\": " + json_string(d.name) + ", \"size\": " + json_string(d.size) + ", \"shape\": " +
-         json_string(d.shape) + ", \"n\": " + std::to_string(d.n) + ", \"m\": " + std::to_string(d.m) +
-         ", \"k\": " + std::to_string(d.k) + ", \"layered\": " + (d.layered ? "true" : "false") +
-         ", \"generator\": " + json_string(d.generator) + ", \"floor_seconds\": {";
+    j += "    {\"name\": " + json_string(d.name) + ", \"size\": " + json_string(d.size) +
+         ", \"shape\": " + json_string(d.shape) + ", \"n\": " + std::to_string(d.n) +
+         ", \"m\": " + std::to_string(d.m) + ", \"k\": " + std::to_string(d.k) +
+         ", \"layered\": " + (d.layered ? "true" : "false") + ", \"generator\": " + json_string(d.generator) +
+         ", \"floor_seconds\": {";
     bool f = true;
     for (const auto& [t, s] : d.floor) {
       j += (f ? "" : ", ") + std::string("\"") + std::to_string(t) + "\": " + spread_json(s);
@@ -91,11 +93,10 @@ void BenchReport::write(const std::string& dir) const {
     for (std::size_t p = 0; p < r.phases.size(); ++p)
       j += (p ? ", " : "") + json_string(r.phases[p].first) + ": " + spread_json(r.phases[p].second);
     j += "}, \"sg_seconds\": " + spread_json(r.sg) + ", \"total_seconds\": " + spread_json(r.total) +
-         ", \"floor_seconds\": " + spread_json(r.floor) +
-         ", \"edges_per_second\": " + num(r.edges_per_second) + ", \"peak_rss_bytes\": " +
-         std::to_string(r.peak_rss_bytes) + ", \"ratio_to_floor\": " + num(r.ratio_to_floor) +
-         ", \"speedup_vs_1_thread\": " + num(r.speedup_vs_1_thread) + ", \"speedup_vs_bgl\": " +
-         num(r.speedup_vs_bgl) + "}" + (i + 1 < runs.size() ? "," : "") + "\n";
+         ", \"floor_seconds\": " + spread_json(r.floor) + ", \"edges_per_second\": " + num(r.edges_per_second) +
+         ", \"peak_rss_bytes\": " + std::to_string(r.peak_rss_bytes) +
+         ", \"ratio_to_floor\": " + num(r.ratio_to_floor) + ", \"speedup_vs_1_thread\": " + num(r.speedup_vs_1_thread) +
+         ", \"speedup_vs_bgl\": " + num(r.speedup_vs_bgl) + "}" + (i + 1 < runs.size() ? "," : "") + "\n";
   }
   j += "  ]\n}\n";
   OutputFile json(dir + "/bench.json");
@@ -105,17 +106,18 @@ void BenchReport::write(const std::string& dir) const {
   std::string csv =
       "dataset,n,m,algo,threads,trials,verified,sg_median_s,sg_min_s,sg_max_s,total_median_s,edges_per_second,"
       "peak_rss_bytes,floor_median_s,ratio_to_floor,speedup_vs_1_thread,speedup_vs_bgl\n";
-  std::string md = "| dataset | N | M | algo | threads | SG median ms (min-max) | total ms | edges/s | floor ms | "
-                   "× floor | × 1 thread | × bgl | peak RSS MiB | verified |\n"
-                   "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  std::string md =
+      "| dataset | N | M | algo | threads | SG median ms (min-max) | total ms | edges/s | floor ms | "
+      "× floor | × 1 thread | × bgl | peak RSS MiB | verified |\n"
+      "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const auto& r : runs) {
     const auto ds = std::find_if(datasets.begin(), datasets.end(), [&](const auto& d) { return d.name == r.dataset; });
     const double floor = r.floor.median;
     const std::uint64_t n = ds != datasets.end() ? ds->n : 0, m = ds != datasets.end() ? ds->m : 0;
     csv += r.dataset + "," + std::to_string(n) + "," + std::to_string(m) + "," + r.algo + "," +
            std::to_string(r.threads) + "," + std::to_string(r.trials) + "," + r.verified + "," + num(r.sg.median) +
-           "," + num(r.sg.min) + "," + num(r.sg.max) + "," + num(r.total.median) + "," + num(r.edges_per_second) +
-           "," + std::to_string(r.peak_rss_bytes) + "," + num(floor) + "," + num(r.ratio_to_floor) + "," +
+           "," + num(r.sg.min) + "," + num(r.sg.max) + "," + num(r.total.median) + "," + num(r.edges_per_second) + "," +
+           std::to_string(r.peak_rss_bytes) + "," + num(floor) + "," + num(r.ratio_to_floor) + "," +
            num(r.speedup_vs_1_thread) + "," + num(r.speedup_vs_bgl) + "\n";
     char eps[32];
     std::snprintf(eps, sizeof eps, "%.1fM", r.edges_per_second / 1e6);

@@ -19,7 +19,7 @@ struct BenchDataset {
   std::string name, size, shape, file;
   std::uint64_t n = 0, m = 0, k = 0;
   bool layered = false;
-  std::string generator;  ///< the `grundy gen` command that makes the file
+  std::string generator;             ///< the `grundy gen` command that makes the file
   std::map<unsigned, Spread> floor;  ///< threads -> the floor kernel's time, over every run's trials
 };
 
@@ -28,10 +28,10 @@ struct BenchRun {
   unsigned threads = 1;
   std::size_t trials = 0;
   std::vector<std::pair<std::string, Spread>> phases;  ///< in the order they ran
-  Spread total;     ///< every phase: load/validate, solve, xor
-  Spread sg;        ///< the SG computation alone (the solver's phases)
-  Spread floor;     ///< the floor pass timed just before each trial, same threads
-  std::string verified;  ///< "baseline" or "mex rule"
+  Spread total;                                        ///< every phase: load/validate, solve, xor
+  Spread sg;                                           ///< the SG computation alone (the solver's phases)
+  Spread floor;                                        ///< the floor pass timed just before each trial, same threads
+  std::string verified;                                ///< "baseline" or "mex rule"
   std::uint64_t peak_rss_bytes = 0;
   /// Median over the trials of each trial's SG time over its own floor pass.
   double ratio_to_floor = 0;

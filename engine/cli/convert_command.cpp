@@ -62,9 +62,9 @@ int run_convert(const ConvertOptions& o) {
   if (!o.quiet) {
     std::error_code ec;
     const auto bytes = static_cast<std::size_t>(std::filesystem::file_size(o.output, ec));
-    std::fprintf(stderr, "grundy: wrote %s: N %u, M %llu, K %zu, %zu bytes (%.2f bytes/edge)%s\n",
-                 o.output.c_str(), g.n, static_cast<unsigned long long>(g.m), game.view.tokens.size(),
-                 bytes, g.m ? static_cast<double>(bytes) / static_cast<double>(g.m) : 0.0,
+    std::fprintf(stderr, "grundy: wrote %s: N %u, M %llu, K %zu, %zu bytes (%.2f bytes/edge)%s\n", o.output.c_str(),
+                 g.n, static_cast<unsigned long long>(g.m), game.view.tokens.size(), bytes,
+                 g.m ? static_cast<double>(bytes) / static_cast<double>(g.m) : 0.0,
                  layer_count ? (", " + std::to_string(layer_count) + " layers").c_str() : "");
   }
   return kOk;
@@ -74,17 +74,15 @@ int run_convert(const ConvertOptions& o) {
 
 Command add_convert(CLI::App& root) {
   auto opts = std::make_shared<ConvertOptions>();
-  CLI::App* sub = root.add_subcommand(
-      "convert", "classic text, an edge list (.el) or .gcsr -> .gcsr (binary CSR, memory-mapped)");
+  CLI::App* sub =
+      root.add_subcommand("convert", "classic text, an edge list (.el) or .gcsr -> .gcsr (binary CSR, memory-mapped)");
   sub->add_option("input", opts->input, "input file (\"-\": stdin)")->required();
-  sub->add_option("output", opts->output, "output .gcsr file (written whole, then renamed into place)")
-      ->required();
+  sub->add_option("output", opts->output, "output .gcsr file (written whole, then renamed into place)")->required();
   sub->add_option("--from", opts->from,
                   "input format: auto (.el by extension, .gcsr or classic text by content), classic, el")
       ->check(CLI::IsMember({"auto", "classic", "el"}))
       ->default_str("auto");
-  sub->add_option("--tokens", opts->tokens, "edge list: token node ids (comma-separated)")
-      ->delimiter(',');
+  sub->add_option("--tokens", opts->tokens, "edge list: token node ids (comma-separated)")->delimiter(',');
   sub->add_option("--base", opts->base, "edge list: ids start at 0 (GAPBS) or 1")
       ->check(CLI::IsMember({0, 1}))
       ->default_val(0);

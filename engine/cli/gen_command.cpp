@@ -39,20 +39,17 @@ int run_gen(GenOptions o) {
 
 Command add_gen(CLI::App& root) {
   auto opts = std::make_shared<GenOptions>();
-  CLI::App* sub = root.add_subcommand(
-      "gen", "generate a deterministic synthetic DAG (text, or .gcsr by the output's extension)");
+  CLI::App* sub =
+      root.add_subcommand("gen", "generate a deterministic synthetic DAG (text, or .gcsr by the output's extension)");
   sub->add_option("out", opts->out, "output file: *.gcsr for binary, anything else for text (\"-\": stdout)")
       ->required();
   sub->add_option("--shape", opts->shape, shape_names())->default_str("uniform");
-  sub->add_option("-n,--nodes", opts->spec.nodes, "node count")
-      ->transform(count_text())->default_val(1000);
+  sub->add_option("-n,--nodes", opts->spec.nodes, "node count")->transform(count_text())->default_val(1000);
   sub->add_option("-m,--edges", opts->spec.edges, "edge count (tournament: N(N-1)/2; chain: at least N-1)")
       ->transform(count_text())
       ->default_val(4000);
-  sub->add_option("-k,--tokens", opts->spec.tokens, "token count")
-      ->transform(count_text())->default_val(10);
-  sub->add_option("-s,--seed", opts->spec.seed, "random seed")
-      ->transform(count_text())->default_val(1);
+  sub->add_option("-k,--tokens", opts->spec.tokens, "token count")->transform(count_text())->default_val(10);
+  sub->add_option("-s,--seed", opts->spec.seed, "random seed")->transform(count_text())->default_val(1);
   sub->add_option("--layers", opts->spec.layers, "layered shape: number of bands (its depth)")
       ->transform(count_text())
       ->default_val(8);

@@ -53,8 +53,7 @@ void print_histogram(const char* title, const Histogram& h) {
   for (std::size_t b = 0; b < h.count.size(); ++b)
     if (h.count[b])
       std::printf("  %10llu..%-10llu %12llu\n", static_cast<unsigned long long>(Histogram::low(b)),
-                  static_cast<unsigned long long>(Histogram::high(b)),
-                  static_cast<unsigned long long>(h.count[b]));
+                  static_cast<unsigned long long>(Histogram::high(b)), static_cast<unsigned long long>(h.count[b]));
 }
 
 int run_info(const InfoOptions& o) {
@@ -96,18 +95,16 @@ int run_info(const InfoOptions& o) {
         "\"m\": %llu, \"k\": %zu, \"layered\": %s, \"degree_runs\": %zu, \"depth\": %zu, \"widest_layer\": %llu, "
         "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
         "\"sg\": {\"max\": %llu, \"histogram\": %s}, \"seconds\": {%s}}\n",
-        json_string(in.name()).c_str(), game.format, bytes, per_edge, g.n,
-        static_cast<unsigned long long>(g.m), game.view.tokens.size(),
-        game.layers.empty() ? "false" : "true", runs, layers.count(),
+        json_string(in.name()).c_str(), game.format, bytes, per_edge, g.n, static_cast<unsigned long long>(g.m),
+        game.view.tokens.size(), game.layers.empty() ? "false" : "true", runs, layers.count(),
         static_cast<unsigned long long>(widest), static_cast<unsigned long long>(degree.max),
-        g.n ? degree.sum / g.n : 0.0, histogram_json(degree).c_str(),
-        static_cast<unsigned long long>(values.max), histogram_json(values).c_str(), phases.c_str());
+        g.n ? degree.sum / g.n : 0.0, histogram_json(degree).c_str(), static_cast<unsigned long long>(values.max),
+        histogram_json(values).c_str(), phases.c_str());
     return kOk;
   }
-  std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", in.name().c_str(), game.format,
-              bytes, per_edge);
-  std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", g.n,
-              static_cast<unsigned long long>(g.m), game.view.tokens.size());
+  std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", in.name().c_str(), game.format, bytes, per_edge);
+  std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", g.n, static_cast<unsigned long long>(g.m),
+              game.view.tokens.size());
   if (game.layers.empty()) {
     std::printf("layered ids    no\n");
   } else if (!game.layers.degree_runs.empty()) {
@@ -132,8 +129,8 @@ int run_info(const InfoOptions& o) {
 
 Command add_info(CLI::App& root) {
   auto opts = std::make_shared<InfoOptions>();
-  CLI::App* sub = root.add_subcommand(
-      "info", "graph facts: N, M, K, depth, widest layer, out-degree and SG-value distributions");
+  CLI::App* sub =
+      root.add_subcommand("info", "graph facts: N, M, K, depth, widest layer, out-degree and SG-value distributions");
   sub->add_option("input", opts->input, "classic text or .gcsr (\"-\": stdin)")->required();
   sub->add_flag("--json", opts->json, "one JSON object on stdout");
   add_threads_option(*sub, opts->threads);

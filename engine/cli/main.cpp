@@ -15,8 +15,9 @@
 
 int main(int argc, char** argv) {
   using namespace grundy;
-  CLI::App app{"grundy: solves impartial games on DAGs (Sprague-Grundy), benchmarks itself, "
-               "and checks its answers"};
+  CLI::App app{
+      "grundy: solves impartial games on DAGs (Sprague-Grundy), benchmarks itself, "
+      "and checks its answers"};
   app.require_subcommand(1, 1);
   cli::set_command_line(argc, argv);
   install_interrupt_cleanup();  // SIGXFSZ ignored from the start: `--sg-out -` under ulimit -f is a write error
@@ -29,9 +30,8 @@ int main(int argc, char** argv) {
     std::string_view name;
     cli::Command (*add)(CLI::App&);
   };
-  static constexpr Entry kAll[] = {{"solve", cli::add_solve}, {"batch", cli::add_batch},
-                                   {"bench", cli::add_bench},  {"convert", cli::add_convert},
-                                   {"gen", cli::add_gen},      {"info", cli::add_info}};
+  static constexpr Entry kAll[] = {{"solve", cli::add_solve},     {"batch", cli::add_batch}, {"bench", cli::add_bench},
+                                   {"convert", cli::add_convert}, {"gen", cli::add_gen},     {"info", cli::add_info}};
   const std::string_view first = argc > 1 ? argv[1] : "";
   const bool named = std::any_of(std::begin(kAll), std::end(kAll), [&](const Entry& e) { return e.name == first; });
   std::vector<cli::Command> commands;

@@ -35,8 +35,10 @@ LayerSummary summarize(const PhaseTimer& t) {
   s.steps = t.layers.size();
   for (const auto& l : t.layers) {
     s.layers = std::max(s.layers, l.last_layer + 1);
-    if (l.first_layer == l.last_layer) s.widest = std::max(s.widest, l.nodes);
-    else s.widest = std::max<std::uint64_t>(s.widest, 1);
+    if (l.first_layer == l.last_layer)
+      s.widest = std::max(s.widest, l.nodes);
+    else
+      s.widest = std::max<std::uint64_t>(s.widest, 1);
   }
   return s;
 }
@@ -74,11 +76,13 @@ void write_profile(const std::string& path, const PhaseTimer& timer, const Profi
   };
   std::string j = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   j += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"phases\"}},\n";
-  j += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"mex pass by layer\"}}";
+  j +=
+      "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"mex pass by layer\"}}";
   const LayeringParts& lp = timer.layering_parts;
   for (const auto& [name, start, seconds] : timer.phases()) {
-    j += ",\n{\"name\": " + json_string(name) + ", \"cat\": \"phase\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": " +
-         us(start) + ", \"dur\": " + us(seconds);
+    j += ",\n{\"name\": " + json_string(name) +
+         ", \"cat\": \"phase\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": " + us(start) +
+         ", \"dur\": " + us(seconds);
     // Layering's parts interleave (a scan after each wide round), so they
     // are its event's arguments, not events of their own.
     if (name == "layering" && lp.count + lp.scans + lp.rounds > 0)
@@ -90,10 +94,11 @@ void write_profile(const std::string& path, const PhaseTimer& timer, const Profi
     const std::string name = l.first_layer == l.last_layer
                                  ? "layer " + std::to_string(l.first_layer)
                                  : "layers " + std::to_string(l.first_layer) + "-" + std::to_string(l.last_layer);
-    j += ",\n{\"name\": " + json_string(name) + ", \"cat\": \"mex\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": " +
-         us(l.start) + ", \"dur\": " + us(l.seconds) + ", \"args\": {\"width\": " + std::to_string(l.nodes) +
-         ", \"edges\": " + std::to_string(l.edges) + ", \"layers\": " +
-         std::to_string(l.last_layer - l.first_layer + 1) + "}}";
+    j += ",\n{\"name\": " + json_string(name) +
+         ", \"cat\": \"mex\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": " + us(l.start) +
+         ", \"dur\": " + us(l.seconds) + ", \"args\": {\"width\": " + std::to_string(l.nodes) +
+         ", \"edges\": " + std::to_string(l.edges) +
+         ", \"layers\": " + std::to_string(l.last_layer - l.first_layer + 1) + "}}";
   }
   const FastPath fp = fast_path(f.graph);
   char shares[160];
@@ -102,8 +107,8 @@ void write_profile(const std::string& path, const PhaseTimer& timer, const Profi
                 static_cast<unsigned long long>(fp.nodes), share(fp.nodes, f.graph.n), share(fp.edges, f.graph.m));
   j += "\n], \"otherData\": {\"input\": " + json_string(f.input) + ", \"algo\": " + json_string(f.algo) +
        ", \"threads\": " + std::to_string(f.threads) + ", \"n\": " + std::to_string(f.graph.n) +
-       ", \"m\": " + std::to_string(f.graph.m) + ", \"layer_steps\": " + std::to_string(timer.layers.size()) +
-       ", " + shares + "}}\n";
+       ", \"m\": " + std::to_string(f.graph.m) + ", \"layer_steps\": " + std::to_string(timer.layers.size()) + ", " +
+       shares + "}}\n";
   OutputFile out(path);
   out.write(j);
   out.commit();

@@ -43,9 +43,9 @@ int solve(const SolveOptions& o) {
   const MappedFile in(o.input);
   const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
   const CsrView graph = game.view.graph;
-  require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify),
-                 in.name(), std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " +
-                     o.algo + (o.verify ? " --verify" : ""));
+  require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify), in.name(),
+                 std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " + o.algo +
+                     (o.verify ? " --verify" : ""));
   const SgValues sg = naming_cycles(
       in.name(), [&] { return planted(solve_sg(graph, parse_algo(o.algo), pc, &timer, game.layers), o.plant_error); });
   if (o.verify) {
@@ -92,8 +92,7 @@ int solve(const SolveOptions& o) {
 Command add_solve(CLI::App& root) {
   auto opts = std::make_shared<SolveOptions>();
   CLI::App* sub = root.add_subcommand("solve", "solve one instance: prints win or lose");
-  sub->add_option("input", opts->input,
-                  "classic text or .gcsr instance, told apart by content (\"-\": stdin)")
+  sub->add_option("input", opts->input, "classic text or .gcsr instance, told apart by content (\"-\": stdin)")
       ->default_str("-");
   sub->add_option("--sg-out", opts->sg_out,
                   "write every node's SG value, one per line for nodes 1..N (\"-\": stdout, "

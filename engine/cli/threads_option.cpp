@@ -120,8 +120,8 @@ void set_command_line(int argc, char** argv) {
 int run_with_threads(unsigned requested, const std::function<int()>& body) {
   if (requested == 0) return body();
   if (requested > cores())
-    std::fprintf(stderr, "grundy: note: %u threads on %u cores: the threads past the cores take turns\n",
-                 requested, cores());
+    std::fprintf(stderr, "grundy: note: %u threads on %u cores: the threads past the cores take turns\n", requested,
+                 cores());
   return in_arena(requested, body);
 }
 

@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace grundy;
   // A mapping is page-aligned; the fuzzer's buffer is not. Copy to an
   // aligned buffer of exactly `size` bytes, so ASan still sees every overrun.
-  std::unique_ptr<char, decltype(&std::free)> buf(static_cast<char*>(std::aligned_alloc(64, (size + 63) / 64 * 64 + 64)),
-                                                  &std::free);
+  std::unique_ptr<char, decltype(&std::free)> buf(
+      static_cast<char*>(std::aligned_alloc(64, (size + 63) / 64 * 64 + 64)), &std::free);
   std::memcpy(buf.get(), data, size);
   const std::string_view bytes(buf.get(), size);
   try {

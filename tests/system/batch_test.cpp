@@ -18,8 +18,8 @@ using test_support::TempDir;
 // A stream of `count` generated instances (seeds 1..count).
 std::string stream(const TempDir& dir, const std::string& name, int count, const char* nodes = "40") {
   const std::string path = dir.file(name);
-  const auto r = run_grundy({"gen", "--nodes", nodes, "--edges", "150", "--tokens", "5", "--instances",
-                             std::to_string(count), path});
+  const auto r = run_grundy(
+      {"gen", "--nodes", nodes, "--edges", "150", "--tokens", "5", "--instances", std::to_string(count), path});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return path;
 }
@@ -48,8 +48,10 @@ TEST(Batch, SameAnswersAsSolveOneByOneInInputOrder) {
   ASSERT_EQ(got.size(), 30u);
   for (int i = 0; i < 30; ++i) {
     const std::string one = dir.file("one.txt");
-    ASSERT_EQ(run_grundy({"gen", "--nodes", "40", "--edges", "150", "--tokens", "5", "--seed",
-                          std::to_string(i + 1), one}).exit_code, 0);
+    ASSERT_EQ(
+        run_grundy({"gen", "--nodes", "40", "--edges", "150", "--tokens", "5", "--seed", std::to_string(i + 1), one})
+            .exit_code,
+        0);
     const auto want = run_grundy({"solve", one});
     EXPECT_EQ(got[i], s + "#" + std::to_string(i + 1) + "\t" + want.out.substr(0, want.out.size() - 1));
   }
@@ -73,8 +75,9 @@ TEST(Batch, FoldersFilesAndStdinInOrder) {
   dir.write("d/a.in", "1 0 1\n1\n");
   dir.write("d/sub/c.txt", "3 2 2\n1 2\n2 3\n1 3\n");
   dir.write("d/notes.md", "not an instance");
-  ASSERT_EQ(run_grundy({"convert", "-q", GRUNDY_SOURCE_DIR "/datasets/sample.txt", dir.file("d/e.gcsr"),
-                        "--layered"}).exit_code, 0);
+  ASSERT_EQ(run_grundy({"convert", "-q", GRUNDY_SOURCE_DIR "/datasets/sample.txt", dir.file("d/e.gcsr"), "--layered"})
+                .exit_code,
+            0);
   const auto r = run_grundy({"batch", "-q", dir.file("d"), "-"}, "2 1 1\n1 2\n2\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, dir.file("d/a.in") + "\tlose\n" + dir.file("d/b.txt") + "\twin\n" + dir.file("d/e.gcsr") +
@@ -100,8 +103,7 @@ TEST(Batch, ABadInstanceNeverStopsTheRest) {
   EXPECT_EQ(got[2], s + "#3\twin");
   EXPECT_EQ(got[3], s + "#4\twin");
   EXPECT_EQ(got[4].rfind("/nonexistent/x.txt\terror\t/nonexistent/x.txt: cannot open", 0), 0u) << got[4];
-  EXPECT_NE(got[5].find("error\t" + dir.file("bad.txt") + ":2: the target of edge 1: node id \"9\""),
-            std::string::npos)
+  EXPECT_NE(got[5].find("error\t" + dir.file("bad.txt") + ":2: the target of edge 1: node id \"9\""), std::string::npos)
       << got[5];
 }
 

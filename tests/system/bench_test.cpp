@@ -26,13 +26,32 @@ TEST(Bench, WritesEveryFieldForEveryRun) {
                              dir.file("out"), "--trials", "2", "--threads", "1,2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = read_file(dir.file("out/bench.json"));
-  for (const char* field :
-       {"\"schema\": 2", "\"commit\": ", "\"command\": \"grundy bench --manifest", "\"machine\": {", "\"cpu\": ",
-        "\"cores\": ", "\"memory_bytes\": ", "\"compiler\": ", "\"onetbb\": ", "\"boost\": ", "\"cli11\": ",
-        "\"floor_seconds\": {\"1\": {\"median\": ", "\"phases\": {\"load/validate\": {\"median\": ",
-        "\"layering\": ", "\"mex\": ", "\"xor\": ", "\"sg_seconds\": ", "\"total_seconds\": ", "\"floor_seconds\": {\"median\": ",
-        "\"edges_per_second\": ", "\"peak_rss_bytes\": ", "\"ratio_to_floor\": ", "\"speedup_vs_1_thread\": ",
-        "\"speedup_vs_bgl\": ", "\"verified\": \"baseline\"", "\"generator\": \"grundy gen --shape chain"})
+  for (const char* field : {"\"schema\": 2",
+                            "\"commit\": ",
+                            "\"command\": \"grundy bench --manifest",
+                            "\"machine\": {",
+                            "\"cpu\": ",
+                            "\"cores\": ",
+                            "\"memory_bytes\": ",
+                            "\"compiler\": ",
+                            "\"onetbb\": ",
+                            "\"boost\": ",
+                            "\"cli11\": ",
+                            "\"floor_seconds\": {\"1\": {\"median\": ",
+                            "\"phases\": {\"load/validate\": {\"median\": ",
+                            "\"layering\": ",
+                            "\"mex\": ",
+                            "\"xor\": ",
+                            "\"sg_seconds\": ",
+                            "\"total_seconds\": ",
+                            "\"floor_seconds\": {\"median\": ",
+                            "\"edges_per_second\": ",
+                            "\"peak_rss_bytes\": ",
+                            "\"ratio_to_floor\": ",
+                            "\"speedup_vs_1_thread\": ",
+                            "\"speedup_vs_bgl\": ",
+                            "\"verified\": \"baseline\"",
+                            "\"generator\": \"grundy gen --shape chain"})
     EXPECT_NE(json.find(field), std::string::npos) << field;
   EXPECT_EQ(json.find("\"big\""), std::string::npos) << "only the sizes asked for";
   // 3 datasets x (level at 1 and 2 threads, serial, bgl) = 12 runs.
@@ -51,9 +70,9 @@ TEST(Bench, WritesEveryFieldForEveryRun) {
 TEST(Bench, VerificationFailsOnAWrongEngine) {
   TempDir dir;
   for (const char* limit : {"100000000", "10"}) {  // baseline, then mex rule
-    const auto r = run_grundy({"bench", "--manifest", tiny_manifest(dir), "--cache", dir.file("cache"), "--out",
-                               dir.file("out"), "--trials", "1", "--datasets", "u", "--plant-error",
-                               "--baseline-max-edges", limit});
+    const auto r =
+        run_grundy({"bench", "--manifest", tiny_manifest(dir), "--cache", dir.file("cache"), "--out", dir.file("out"),
+                    "--trials", "1", "--datasets", "u", "--plant-error", "--baseline-max-edges", limit});
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find("verification failed"), std::string::npos) << r.err;
   }
@@ -61,14 +80,15 @@ TEST(Bench, VerificationFailsOnAWrongEngine) {
 
 TEST(Profile, WritesAChromeTrace) {
   TempDir dir;
-  ASSERT_EQ(run_grundy({"gen", "--shape", "chain", "--nodes", "5000", "--edges", "20000", dir.file("g.txt")}).exit_code, 0);
+  ASSERT_EQ(run_grundy({"gen", "--shape", "chain", "--nodes", "5000", "--edges", "20000", dir.file("g.txt")}).exit_code,
+            0);
   const auto r = run_grundy({"solve", dir.file("g.txt"), "--profile", dir.file("p.json"), "--stats"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string trace = read_file(dir.file("p.json"));
-  for (const char* field : {"{\"displayTimeUnit\": \"ms\", \"traceEvents\": [", "\"ph\": \"X\"", "\"ts\": ",
-                            "\"dur\": ", "\"name\": \"parse\"", "\"name\": \"layering\"", "\"cat\": \"mex\"",
-                            "\"width\": ", "\"mex_fast_path_node_share\": ", "\"in-degree count us\": ",
-                            "\"rounds us\": ", "\"ready-node scans us\": "})
+  for (const char* field :
+       {"{\"displayTimeUnit\": \"ms\", \"traceEvents\": [", "\"ph\": \"X\"",
+        "\"ts\": ", "\"dur\": ", "\"name\": \"parse\"", "\"name\": \"layering\"", "\"cat\": \"mex\"", "\"width\": ",
+        "\"mex_fast_path_node_share\": ", "\"in-degree count us\": ", "\"rounds us\": ", "\"ready-node scans us\": "})
     EXPECT_NE(trace.find(field), std::string::npos) << field;
   EXPECT_NE(r.err.find("mex fast path (out-degree < 64)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("grundy: total"), std::string::npos);

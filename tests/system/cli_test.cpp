@@ -81,15 +81,11 @@ TEST(Cli, FileErrorsNameTheFile) {
 
 TEST(Cli, FailedSgOutputLeavesNoFileAndNoVerdict) {
   TempDir dir;
-  expect_rejected(run_grundy({"solve", kSample, "--sg-out", dir.file("missing/sg.txt")}),
-                  "cannot create");
+  expect_rejected(run_grundy({"solve", kSample, "--sg-out", dir.file("missing/sg.txt")}), "cannot create");
   // A bad input never creates the SG file, not even a partial one.
-  expect_rejected(run_grundy({"solve", "--sg-out", dir.file("sg.txt")}, "2 1 1\n1 2\n"),
-                  "input ends");
+  expect_rejected(run_grundy({"solve", "--sg-out", dir.file("sg.txt")}, "2 1 1\n1 2\n"), "input ends");
   EXPECT_FALSE(std::filesystem::exists(dir.file("sg.txt")));
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
-                          std::filesystem::directory_iterator{}),
-            0);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator{}), 0);
 }
 
 TEST(Cli, UsageErrorsExitTwo) {
@@ -120,8 +116,8 @@ TEST(Cli, EveryAlgorithmAndThreadCountGivesTheSameValues) {
   ASSERT_EQ(want.exit_code, 0);
   for (const char* algo : {"auto", "level", "bgl"})
     for (const char* threads : {"1", "2", "3"}) {
-      const auto r = run_grundy({"solve", f, "--algo", algo, "--threads", threads, "--sg-out", "-",
-                                 "--move", "--verify"});
+      const auto r =
+          run_grundy({"solve", f, "--algo", algo, "--threads", threads, "--sg-out", "-", "--move", "--verify"});
       EXPECT_EQ(r.exit_code, 0) << r.err;
       EXPECT_EQ(r.out, want.out) << algo << " " << threads;
     }
@@ -131,17 +127,13 @@ TEST(Cli, VerifyCatchesAPlantedWrongValue) {
   const auto r = run_grundy({"solve", kSample, "--verify", "--plant-error", "2"});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("verification failed (baseline): node 3 has SG 0, expected 1"),
-            std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("verification failed (baseline): node 3 has SG 0, expected 1"), std::string::npos) << r.err;
 }
 
 TEST(Cli, GenIsDeterministic) {
   TempDir dir;
   for (const char* name : {"a.txt", "b.txt"})
-    ASSERT_EQ(run_grundy({"gen", "--nodes", "500", "--edges", "3000", "--seed", "5", dir.file(name)})
-                  .exit_code,
-              0);
+    ASSERT_EQ(run_grundy({"gen", "--nodes", "500", "--edges", "3000", "--seed", "5", dir.file(name)}).exit_code, 0);
   EXPECT_EQ(test_support::read_file(dir.file("a.txt")), test_support::read_file(dir.file("b.txt")));
 }
 

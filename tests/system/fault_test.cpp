@@ -40,7 +40,7 @@ TEST(Faults, FileSizeLimitFailsCleanly) {
   TempDir in;
   ASSERT_EQ(run_grundy({"gen", "--nodes", "100000", "--edges", "400000", in.file("g.txt")}).exit_code, 0);
   for (const std::string& cmd : {"$GRUNDY convert -q " + in.file("g.txt") + " " + dir.file("c.gcsr"),
-                                "$GRUNDY solve " + in.file("g.txt") + " --sg-out " + dir.file("sg.txt")}) {
+                                 "$GRUNDY solve " + in.file("g.txt") + " --sg-out " + dir.file("sg.txt")}) {
     const auto r = run_shell("ulimit -f 64; " + cmd);
     EXPECT_EQ(r.exit_code, 1) << cmd << "\n" << r.err;
     EXPECT_EQ(r.out, "") << "no verdict when the SG file failed";
@@ -124,9 +124,9 @@ TEST(Faults, AnInputTruncatedWhileMappedIsAnErrorNotABusError) {
   ASSERT_EQ(run_grundy({"gen", "--nodes", "2000000", "--edges", "30000000", dir.file("g.txt")}).exit_code, 0);
   int caught = 0;
   for (const char* delay : {"0.05", "0.1", "0.2"}) {
-    const auto r = run_shell("cp " + dir.file("g.txt") + " " + dir.file("t.txt") + "; $GRUNDY solve " +
-                             dir.file("t.txt") + " & pid=$!; sleep " + delay + "; truncate -s 1000 " +
-                             dir.file("t.txt") + "; wait $pid; echo $?");
+    const auto r =
+        run_shell("cp " + dir.file("g.txt") + " " + dir.file("t.txt") + "; $GRUNDY solve " + dir.file("t.txt") +
+                  " & pid=$!; sleep " + delay + "; truncate -s 1000 " + dir.file("t.txt") + "; wait $pid; echo $?");
     EXPECT_EQ(r.signal, 0);
     EXPECT_TRUE(r.out == "win\n0\n" || r.out == "lose\n0\n" || r.out == "1\n") << r.out << r.err;
     if (r.out == "1\n") {

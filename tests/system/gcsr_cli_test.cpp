@@ -43,14 +43,17 @@ TEST(GcsrCli, SolveGivesTheSameAnswerAsText) {
   TempDir dir;
   for (Shape s : {Shape::uniform, Shape::layered, Shape::chain, Shape::powerlaw, Shape::tournament, Shape::kron}) {
     const std::string text = dir.file("g.txt");
-    ASSERT_EQ(run_grundy({"gen", "--shape", std::string(shape_name(s)), "--nodes", "300", "--edges", "2000",
-                          "--tokens", "6", "--layers", "4", text}).exit_code, 0);
+    ASSERT_EQ(run_grundy({"gen", "--shape", std::string(shape_name(s)), "--nodes", "300", "--edges", "2000", "--tokens",
+                          "6", "--layers", "4", text})
+                  .exit_code,
+              0);
     const auto want = run_grundy({"solve", text, "--move", "--sg-out", "-"});
     ASSERT_EQ(want.exit_code, 0);
     for (const char* layered : {"-q", "--layered"}) {
       ASSERT_EQ(run_grundy({"convert", "-q", text, dir.file("g.gcsr"), layered}).exit_code, 0);
       for (const char* algo : {"level", "serial", "bgl"}) {
-        const auto got = run_grundy({"solve", dir.file("g.gcsr"), "--algo", algo, "--move", "--sg-out", "-", "--verify"});
+        const auto got =
+            run_grundy({"solve", dir.file("g.gcsr"), "--algo", algo, "--move", "--sg-out", "-", "--verify"});
         EXPECT_EQ(got.exit_code, 0) << got.err;
         EXPECT_EQ(got.out, want.out) << shape_name(s) << " " << layered << " " << algo;
       }
@@ -62,8 +65,8 @@ TEST(GcsrCli, GenWritesTheSameBytesForEveryThreadCount) {
   TempDir dir;
   for (const char* shape : {"uniform", "kron", "powerlaw"}) {
     for (const char* threads : {"1", "2", "3"}) {
-      const auto r = run_grundy({"gen", "--shape", shape, "--nodes", "20000", "--edges", "200000", "--threads",
-                                 threads, dir.file(std::string("g") + threads + ".gcsr")});
+      const auto r = run_grundy({"gen", "--shape", shape, "--nodes", "20000", "--edges", "200000", "--threads", threads,
+                                 dir.file(std::string("g") + threads + ".gcsr")});
       ASSERT_EQ(r.exit_code, 0) << r.err;
     }
     EXPECT_EQ(read_file(dir.file("g1.gcsr")), read_file(dir.file("g2.gcsr"))) << shape;
@@ -71,7 +74,9 @@ TEST(GcsrCli, GenWritesTheSameBytesForEveryThreadCount) {
   }
   for (const char* threads : {"1", "2"})
     ASSERT_EQ(run_grundy({"gen", "--nodes", "20000", "--edges", "200000", "--layered", "--threads", threads,
-                          dir.file(std::string("l") + threads + ".gcsr")}).exit_code, 0);
+                          dir.file(std::string("l") + threads + ".gcsr")})
+                  .exit_code,
+              0);
   EXPECT_EQ(read_file(dir.file("l1.gcsr")), read_file(dir.file("l2.gcsr")));
 }
 
@@ -111,7 +116,8 @@ TEST(GcsrCli, CorruptFilesFailCleanlyThroughTheBinary) {
 
 TEST(GcsrCli, InfoReportsTheGraphsFacts) {
   TempDir dir;
-  ASSERT_EQ(run_grundy({"gen", "--shape", "tournament", "--nodes", "100", "--tokens", "3", dir.file("t.gcsr")}).exit_code, 0);
+  ASSERT_EQ(
+      run_grundy({"gen", "--shape", "tournament", "--nodes", "100", "--tokens", "3", dir.file("t.gcsr")}).exit_code, 0);
   const auto r = run_grundy({"info", "--json", dir.file("t.gcsr")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* fact : {"\"n\": 100,", "\"m\": 4950,", "\"k\": 3,", "\"depth\": 100,", "\"widest_layer\": 1,",
@@ -122,7 +128,8 @@ TEST(GcsrCli, InfoReportsTheGraphsFacts) {
   EXPECT_NE(text.out.find("layered ids    no\n"), std::string::npos) << text.out;
   // The sample's layered form: 4 layers, whose nodes' out-degrees make 5 runs.
   ASSERT_EQ(run_grundy({"convert", "-q", GRUNDY_SOURCE_DIR "/datasets/sample.txt", dir.file("s.gcsr"), "--layered"})
-                .exit_code, 0);
+                .exit_code,
+            0);
   const auto layered = run_grundy({"info", dir.file("s.gcsr")});
   EXPECT_NE(layered.out.find("layered ids    yes, 5 degree runs\n"), std::string::npos) << layered.out;
   EXPECT_NE(run_grundy({"info", "--json", dir.file("s.gcsr")}).out.find("\"degree_runs\": 5,"), std::string::npos);

@@ -188,11 +188,10 @@ TEST(Robustness, TheMemoryBudgetCoversEveryEntryPoint) {
   // The engine chosen counts: the baseline and --verify take more than the level engine.
   ASSERT_EQ(run_grundy({"gen", "-n", "5000000", "-m", "1000", dir.file("s.txt")}).exit_code, 0);
   EXPECT_EQ(run_shell("GRUNDY_MEMORY_LIMIT=120M $GRUNDY solve " + dir.file("s.txt")).exit_code, 0);
-  expect_refused(run_shell("GRUNDY_MEMORY_LIMIT=120M $GRUNDY solve --verify " + dir.file("s.txt")),
-                 "--verify needs");
+  expect_refused(run_shell("GRUNDY_MEMORY_LIMIT=120M $GRUNDY solve --verify " + dir.file("s.txt")), "--verify needs");
   for (const char* bad : {"abc", "1X", "0", "-5"})
-    expect_refused(run_shell(std::string("GRUNDY_MEMORY_LIMIT=") + bad + " $GRUNDY solve " GRUNDY_SOURCE_DIR
-                             "/datasets/sample.txt"),
+    expect_refused(run_shell(std::string("GRUNDY_MEMORY_LIMIT=") + bad +
+                             " $GRUNDY solve " GRUNDY_SOURCE_DIR "/datasets/sample.txt"),
                    "GRUNDY_MEMORY_LIMIT");
 }
 
@@ -220,8 +219,8 @@ TEST(Robustness, SmallEdgesOfTheSurface) {
   expect_refused(run_grundy({"solve"}, "3 1 1\r1 4\r1\r"), "<stdin>:2: the target of edge 1");
   // bench checks its report folder before it runs anything.
   expect_refused(run_grundy({"bench", "--out", dir.write("f", ""), "--sizes", "small"}), "--out names a file");
-  const std::string manifest = dir.write(
-      "m.tsv", "a\tsmall\tuniform\t100\t400\t1\t1\t8\tno\na\tsmall\tchain\t100\t400\t1\t1\t8\tno\n");
+  const std::string manifest =
+      dir.write("m.tsv", "a\tsmall\tuniform\t100\t400\t1\t1\t8\tno\na\tsmall\tchain\t100\t400\t1\t1\t8\tno\n");
   expect_refused(run_grundy({"bench", "--manifest", manifest, "--out", dir.file("r")}), "is named twice");
   const std::string huge = dir.write("h.tsv", "h\tsmall\tuniform\t10\t18446744073709551615\t1\t1\t8\tno\n");
   expect_refused(run_grundy({"bench", "--manifest", huge, "--out", dir.file("r")}), "h.tsv:1: --edges");

@@ -67,8 +67,7 @@ Instance random_instance(std::mt19937& rng) {
 // The instance's lines: header, one edge a line, the tokens on one line.
 std::vector<std::string> lines_of(const Instance& g) {
   std::vector<std::string> lines;
-  lines.push_back(std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " +
-                  std::to_string(g.tokens.size()));
+  lines.push_back(std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " + std::to_string(g.tokens.size()));
   for (const auto& [a, b] : g.edges) lines.push_back(std::to_string(a) + " " + std::to_string(b));
   std::string t;
   for (int x : g.tokens) {
@@ -121,9 +120,15 @@ std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& st
       l[i] = unwords(w);
       break;
     }
-    case 2: l.back() += " 1"; break;  // an extra number at the end
-    case 3: l.push_back("1"); break;  // an extra number on a line of its own
-    case 4: l.back() = std::to_string(g.n + 1 + static_cast<int>(rng() % 5)); break;  // bad id (and K off)
+    case 2:
+      l.back() += " 1";
+      break;  // an extra number at the end
+    case 3:
+      l.push_back("1");
+      break;  // an extra number on a line of its own
+    case 4:
+      l.back() = std::to_string(g.n + 1 + static_cast<int>(rng() % 5));
+      break;   // bad id (and K off)
     case 5: {  // a bad id in place
       auto w = words(l.back());
       w[pick(0, w.size())] = std::to_string(g.n + 1);
@@ -131,8 +136,8 @@ std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& st
       break;
     }
     case 6:  // a cycle (a self-loop on a one-node graph)
-      l.insert(l.begin() + 1, g.edges.empty() ? "1 1" : std::to_string(g.edges[0].second) + " " +
-                                                         std::to_string(g.edges[0].first));
+      l.insert(l.begin() + 1,
+               g.edges.empty() ? "1 1" : std::to_string(g.edges[0].second) + " " + std::to_string(g.edges[0].first));
       l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size() + 1) + " " + std::to_string(g.tokens.size());
       break;
     case 7: {  // a word that is no number
@@ -148,15 +153,27 @@ std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& st
         l.erase(l.begin() + static_cast<std::ptrdiff_t>(pick(1, 1 + g.edges.size())));
       }
       break;
-    case 9: l.insert(l.begin() + 1, "1 2"); break;  // an extra edge line (M not updated)
-    case 10: l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size() + 1) + " " + std::to_string(g.tokens.size()); break;
-    case 11: l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " + std::to_string(g.tokens.size() + 1); break;
+    case 9:
+      l.insert(l.begin() + 1, "1 2");
+      break;  // an extra edge line (M not updated)
+    case 10:
+      l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size() + 1) + " " + std::to_string(g.tokens.size());
+      break;
+    case 11:
+      l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " + std::to_string(g.tokens.size() + 1);
+      break;
     case 12:  // K one too few
       l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " + std::to_string(g.tokens.size() - 1);
       break;
-    case 13: l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()); break;  // K missing
-    case 14: l.insert(l.begin() + static_cast<std::ptrdiff_t>(pick(1, l.size())), "hello"); break;  // a stray line
-    case 15: l[0] += " 4"; break;  // a header of four numbers
+    case 13:
+      l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size());
+      break;  // K missing
+    case 14:
+      l.insert(l.begin() + static_cast<std::ptrdiff_t>(pick(1, l.size())), "hello");
+      break;  // a stray line
+    case 15:
+      l[0] += " 4";
+      break;    // a header of four numbers
     case 16: {  // two lines joined: still valid (any whitespace separates)
       const std::size_t i = pick(1, l.size());
       if (i + 1 < l.size()) {
@@ -228,8 +245,8 @@ TEST(StreamRecovery, NoVerdictIsEverFiledUnderAnotherInstancesName) {
   EXPECT_EQ(wrong, 0u) << ::testing::PrintToString(wrong_lines);
   // Recovery: nearly every valid instance keeps its verdict under its own name.
   EXPECT_GE(right, truth.size() * 97 / 100) << right << " of " << truth.size() << " valid instances";
-  std::printf("stream recovery: %zu of %zu valid instances solved under their own name, %zu named by index\n",
-              right, truth.size(), named_by_index);
+  std::printf("stream recovery: %zu of %zu valid instances solved under their own name, %zu named by index\n", right,
+              truth.size(), named_by_index);
 }
 
 }  // namespace

@@ -186,8 +186,7 @@ TEST(Verify, AcceptsCorrectValuesAndCatchesAPlantedError) {
 }
 
 TEST(Algo, NamesRoundTrip) {
-  for (Algo a : {Algo::automatic, Algo::level, Algo::serial, Algo::bgl})
-    EXPECT_EQ(parse_algo(algo_name(a)), a);
+  for (Algo a : {Algo::automatic, Algo::level, Algo::serial, Algo::bgl}) EXPECT_EQ(parse_algo(algo_name(a)), a);
   EXPECT_THROW(parse_algo("fast"), std::invalid_argument);
 }
 

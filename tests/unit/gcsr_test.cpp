@@ -57,9 +57,10 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
   // Degrees: powerlaw from 0 past 256 (unrolled runs below 24, the bitset
   // from 64), the last spec 32 to 63 (node by node). Each file is solved
   // with its degree runs and without (as files written before them are).
-  for (const GenSpec& spec : {GenSpec{Shape::uniform, 4000, 30000, 5, 8, 6}, GenSpec{Shape::layered, 4000, 30000, 5, 8, 6},
-                              GenSpec{Shape::chain, 4000, 30000, 5, 8, 6}, GenSpec{Shape::powerlaw, 4000, 30000, 5, 8, 6},
-                              GenSpec{Shape::layered, 3000, 120000, 5, 9, 12}}) {
+  for (const GenSpec& spec :
+       {GenSpec{Shape::uniform, 4000, 30000, 5, 8, 6}, GenSpec{Shape::layered, 4000, 30000, 5, 8, 6},
+        GenSpec{Shape::chain, 4000, 30000, 5, 8, 6}, GenSpec{Shape::powerlaw, 4000, 30000, 5, 8, 6},
+        GenSpec{Shape::layered, 3000, 120000, 5, 9, 12}}) {
     const Shape s = spec.shape;
     const OwnedGame g = generate(spec);
     const auto want = serial_sg(g.graph()).to_vector();
@@ -70,7 +71,8 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
     r.targets.resize(g.targets.size());
     r.tokens.resize(g.tokens.size());
     Array<node_t> begin(layers.count() + 1), original(g.n);
-    renumber_by_layers(g.view(), layers, {1}, {r.offsets.data(), r.targets.data(), r.tokens.data(), begin.data(), original.data()});
+    renumber_by_layers(g.view(), layers, {1},
+                       {r.offsets.data(), r.targets.data(), r.tokens.data(), begin.data(), original.data()});
     write_gcsr(dir.file("l.gcsr"), r.view(), begin, original);
     const std::string bytes = read_file(dir.file("l.gcsr"));
     const GcsrGame f = read_gcsr(bytes, "l", {1});
@@ -105,8 +107,7 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
         ASSERT_EQ(split.to_vector(), got.to_vector()) << how << ", " << threads << " threads";
       }
     }
-    for (std::size_t t = 0; t < g.tokens.size(); ++t)
-      EXPECT_EQ(f.original_ids[f.game.tokens[t]], g.tokens[t]);
+    for (std::size_t t = 0; t < g.tokens.size(); ++t) EXPECT_EQ(f.original_ids[f.game.tokens[t]], g.tokens[t]);
   }
 }
 

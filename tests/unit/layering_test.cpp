@@ -145,11 +145,11 @@ OwnedGame hub_graph(std::uint64_t seed) {
 TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
   std::vector<OwnedGame> games;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) games.push_back(hub_graph(seed));
-  games.push_back(generate({Shape::layered, 9000, 60000, 0, 4}));    // wide rounds
+  games.push_back(generate({Shape::layered, 9000, 60000, 0, 4}));  // wide rounds
   // Past 2^15 nodes rounds are counted down and then scanned for; with the
   // tiny thresholds below even one thread counts down through the scatter.
   games.push_back(generate({Shape::layered, 40000, 240000, 0, 7}));
-  games.push_back(generate({Shape::chain, 5000, 9000, 0, 5}));       // narrow rounds
+  games.push_back(generate({Shape::chain, 5000, 9000, 0, 5}));  // narrow rounds
   games.push_back(generate({Shape::powerlaw, 20000, 200000, 0, 6}));
   for (const OwnedGame& g : games) {
     Layers want;
@@ -276,7 +276,13 @@ TEST(RangeFilter, KeepsTheIdsInRangeInOrder) {
     for (node_t& v : ids) v = rng() % 4 == 0 ? static_cast<node_t>(rng()) : static_cast<node_t>(rng() % 1000);
     if (count > 2) ids[0] = 0, ids[1] = kMax;
     const node_t r1 = static_cast<node_t>(rng() % 1000), r2 = static_cast<node_t>(rng() % 1000);
-    const std::pair<node_t, node_t> ranges[] = {{0, 0}, {500, 500}, {0, kMax}, {1, kMax}, {0, 1}, {ids.empty() ? 3 : ids.back(), ids.empty() ? 4 : ids.back() + 1}, {std::min(r1, r2), std::max(r1, r2)}};
+    const std::pair<node_t, node_t> ranges[] = {{0, 0},
+                                                {500, 500},
+                                                {0, kMax},
+                                                {1, kMax},
+                                                {0, 1},
+                                                {ids.empty() ? 3 : ids.back(), ids.empty() ? 4 : ids.back() + 1},
+                                                {std::min(r1, r2), std::max(r1, r2)}};
     for (const auto& [lo, hi] : ranges) {
       std::vector<node_t> want;
       std::copy_if(ids.begin(), ids.end(), std::back_inserter(want), [&](node_t v) { return v >= lo && v < hi; });

@@ -14,7 +14,8 @@ namespace grundy {
 namespace {
 
 TEST(LongDifferential, EveryShapeEveryThreadCount) {
-  const Shape shapes[] = {Shape::uniform, Shape::layered, Shape::chain, Shape::powerlaw, Shape::tournament, Shape::kron};
+  const Shape shapes[] = {Shape::uniform,  Shape::layered,    Shape::chain,
+                          Shape::powerlaw, Shape::tournament, Shape::kron};
   int graphs = 0;
   for (std::uint64_t seed = 1; seed <= 600; ++seed) {
     for (Shape s : shapes) {

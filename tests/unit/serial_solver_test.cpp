@@ -17,8 +17,7 @@ using test_support::first_mex_violation;
 using test_support::make_game;
 
 OwnedGame sample() {
-  return make_game(6, {{2, 1}, {2, 4}, {1, 4}, {1, 5}, {1, 3}, {4, 5}, {3, 5}, {3, 6}},
-                   {1, 2, 4, 6});
+  return make_game(6, {{2, 1}, {2, 4}, {1, 4}, {1, 5}, {1, 3}, {4, 5}, {3, 5}, {3, 6}}, {1, 2, 4, 6});
 }
 
 TEST(SerialSolver, SampleFromTheProblem) {
@@ -56,11 +55,12 @@ TEST(SerialSolver, MatchesBruteForceOnThousandsOfTinyDags) {
     const auto sg = serial_sg(g.graph()).to_vector();
     ASSERT_EQ(first_mex_violation(g.graph(), sg), g.n) << "seed " << seed;
     BruteForce brute(g.graph());
-    ASSERT_EQ(brute.first_player_wins({g.tokens.begin(), g.tokens.end()}), nim_sum(SgValues(Array<sg_t>(sg.begin(), sg.end())), g.tokens) != 0) << "seed " << seed;
+    ASSERT_EQ(brute.first_player_wins({g.tokens.begin(), g.tokens.end()}),
+              nim_sum(SgValues(Array<sg_t>(sg.begin(), sg.end())), g.tokens) != 0)
+        << "seed " << seed;
     for (node_t u = 0; u < g.n; ++u) {
       ASSERT_EQ(brute.first_player_wins({u}), sg[u] != 0) << "seed " << seed << " node " << u;
-      for (node_t v = u; v < g.n; ++v)
-        ASSERT_EQ(brute.first_player_wins({u, v}), sg[u] != sg[v]) << "seed " << seed;
+      for (node_t v = u; v < g.n; ++v) ASSERT_EQ(brute.first_player_wins({u, v}), sg[u] != sg[v]) << "seed " << seed;
     }
     ++games;
   }

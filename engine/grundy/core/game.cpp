@@ -26,7 +26,9 @@ std::optional<Move> winning_move(const GameView& game, const SgValues& sg) {
 std::string move_line(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids) {
   const auto mv = winning_move(game, sg);
   if (!mv) return "move none";
-  const auto user = [&](node_t u) { return std::to_string(std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1); };
+  const auto user = [&](node_t u) {
+    return std::to_string(std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1);
+  };
   return "move " + std::to_string(mv->token + 1) + " " + user(mv->from) + " " + user(mv->to);
 }
 

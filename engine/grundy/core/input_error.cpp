@@ -9,7 +9,8 @@ std::uint64_t line_breaks(std::string_view text, std::size_t from, std::size_t t
   to = std::min(to, text.size());
   std::uint64_t breaks = 0;
   for (std::size_t i = from; i < to; ++i)
-    breaks += static_cast<std::uint64_t>(text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')));
+    breaks += static_cast<std::uint64_t>(text[i] == '\n' ||
+                                         (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')));
   return breaks;
 }
 
@@ -31,10 +32,8 @@ std::uint64_t line_of(std::string_view text, std::size_t offset) {
   return 1 + line_breaks(text, 0, offset);
 }
 
-void throw_at(std::string_view source, std::string_view text, std::size_t offset,
-              const std::string& what) {
-  throw InputError(std::string(source) + ":" + std::to_string(line_of(text, offset)) + ": " +
-                   what);
+void throw_at(std::string_view source, std::string_view text, std::size_t offset, const std::string& what) {
+  throw InputError(std::string(source) + ":" + std::to_string(line_of(text, offset)) + ": " + what);
 }
 
 std::string quote_token(std::string_view token) {

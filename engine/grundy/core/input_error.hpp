@@ -46,8 +46,7 @@ class LineOrigin {
 std::uint64_t line_of(std::string_view text, std::size_t offset);
 
 /// Throws InputError "<source>:<line>: <what>" for byte `offset` of `text`.
-[[noreturn]] void throw_at(std::string_view source, std::string_view text,
-                           std::size_t offset, const std::string& what);
+[[noreturn]] void throw_at(std::string_view source, std::string_view text, std::size_t offset, const std::string& what);
 
 /// A token as it can be shown in a message: at most 32 characters, bytes
 /// that are not printable ASCII written as \xNN.

@@ -30,11 +30,16 @@ std::uint64_t memory_budget_bytes() {
     while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
     const std::string suffix = text.substr(digits);
     unsigned shift = 0;
-    if (suffix == "K" || suffix == "k") shift = 10;
-    else if (suffix == "M" || suffix == "m") shift = 20;
-    else if (suffix == "G" || suffix == "g") shift = 30;
-    else if (suffix == "T" || suffix == "t") shift = 40;
-    else if (!suffix.empty()) digits = 0;
+    if (suffix == "K" || suffix == "k")
+      shift = 10;
+    else if (suffix == "M" || suffix == "m")
+      shift = 20;
+    else if (suffix == "G" || suffix == "g")
+      shift = 30;
+    else if (suffix == "T" || suffix == "t")
+      shift = 40;
+    else if (!suffix.empty())
+      digits = 0;
     const std::uint64_t limit = digits > 0 && digits <= 15 ? std::stoull(text.substr(0, digits)) : 0;
     if (limit == 0 || (limit << shift) >> shift != limit)
       throw InputError("GRUNDY_MEMORY_LIMIT: \"" + text +
@@ -56,8 +61,10 @@ std::string size_text(std::uint64_t bytes) {
     ++u;
   }
   char text[32];
-  if (u == 0) std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-  else std::snprintf(text, sizeof text, v < 10 ? "%.1f %s" : "%.0f %s", v, kUnit[u]);
+  if (u == 0)
+    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(text, sizeof text, v < 10 ? "%.1f %s" : "%.0f %s", v, kUnit[u]);
   return text;
 }
 

@@ -60,8 +60,7 @@ struct Header {
 };
 
 Header parse_header(std::string_view text, std::string_view source, std::size_t start) {
-  static constexpr const char* kField[] = {"N (the node count)", "M (the edge count)",
-                                           "K (the token count)"};
+  static constexpr const char* kField[] = {"N (the node count)", "M (the edge count)", "K (the token count)"};
   std::uint64_t value[3];
   std::size_t pos = start, last = start;
   for (int f = 0; f < 3; ++f) {
@@ -73,8 +72,7 @@ Header parse_header(std::string_view text, std::string_view source, std::size_t 
     const std::string_view tok = token_at(text, pos);
     std::uint64_t v = 0;
     for (char c : tok) {
-      if (kClass[static_cast<unsigned char>(c)] != kDigit)
-        throw_at(source, text, pos, not_a_number(tok, kField[f]));
+      if (kClass[static_cast<unsigned char>(c)] != kDigit) throw_at(source, text, pos, not_a_number(tok, kField[f]));
       const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
       if (v > (UINT64_MAX - d) / 10)
         throw_at(source, text, pos, std::string(kField[f]) + " " + quote_token(tok) + " is too large");
@@ -87,11 +85,9 @@ Header parse_header(std::string_view text, std::string_view source, std::size_t 
   Header h{value[0], value[1], value[2], pos};
   if (h.n > kMaxNodes)
     throw_at(source, text, start,
-             "N = " + std::to_string(h.n) + " is too large (at most " +
-                 std::to_string(kMaxNodes) + " nodes)");
+             "N = " + std::to_string(h.n) + " is too large (at most " + std::to_string(kMaxNodes) + " nodes)");
   if (h.n == 0 && h.k > 0)
-    throw_at(source, text, start,
-             "K = " + std::to_string(h.k) + " tokens, but the graph has no nodes (N = 0)");
+    throw_at(source, text, start, "K = " + std::to_string(h.k) + " tokens, but the graph has no nodes (N = 0)");
   return h;
 }
 
@@ -130,7 +126,6 @@ inline std::uint64_t parse_id(const char* p, unsigned len) {
   return high * (len == 9 ? 10 : 100) + swar::parse_digits(swar::load8(p + 8), len - 8);
 }
 
-
 // The fast path of parse_chunk, 64 bytes at a time: the block's digit mask
 // says where every number starts and where it ends, so its numbers are
 // parsed independently (several in flight) rather than each waiting for the
@@ -139,8 +134,8 @@ inline std::uint64_t parse_id(const char* p, unsigned len) {
 // in range; otherwise it stops and returns the token boundary from which the
 // byte-at-a-time loop goes on (and reports the error), with `idx` at that
 // point's count. Needs end - begin >= 128 to start.
-std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, const IdRules& rules,
-                         node_t* out, std::uint64_t& idx_io) {
+std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, const IdRules& rules, node_t* out,
+                         std::uint64_t& idx_io) {
   if (end - begin < 128) return begin;
   const char* blk = base + begin;
   const char* const last_block = base + end - 128;  // its successor block ends by `end`
@@ -223,8 +218,8 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
 // block path, the byte loop only sees the last bytes (under 128) and what
 // follows something the block path does not take, which is an error or the
 // last few numbers before `need`.
-ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t end,
-                        std::uint64_t first, const IdRules& rules, node_t* out) {
+ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t end, std::uint64_t first,
+                        const IdRules& rules, node_t* out) {
   const std::uint64_t need = rules.need, id_base = rules.base, limit = rules.limit;
   const char* const base = text.data();
   std::uint64_t idx = first;
@@ -275,22 +270,20 @@ std::uint64_t count_tokens(std::string_view text, std::size_t begin, std::size_t
 
 std::string slot_name(std::uint64_t index, const Header& h) {
   if (index / 2 < h.m)
-    return std::string(index % 2 == 0 ? "the source" : "the target") + " of edge " +
-           std::to_string(index / 2 + 1);
+    return std::string(index % 2 == 0 ? "the source" : "the target") + " of edge " + std::to_string(index / 2 + 1);
   return "token " + std::to_string(index - 2 * h.m + 1);
 }
 
-[[noreturn]] void report(std::string_view text, std::string_view source, const Header& h,
-                         const IdRules& rules, const ChunkError& err) {
+[[noreturn]] void report(std::string_view text, std::string_view source, const Header& h, const IdRules& rules,
+                         const ChunkError& err) {
   const std::string_view tok = token_at(text, err.offset);
   switch (err.kind) {
     case ChunkError::kNotNumber:
       throw_at(source, text, err.offset, not_a_number(tok, slot_name(err.index, h)));
     case ChunkError::kOutOfRange:
       throw_at(source, text, err.offset,
-               slot_name(err.index, h) + ": node id " + quote_token(tok) +
-                   " is out of range " + std::to_string(rules.base) + ".." +
-                   std::to_string(rules.base + rules.limit - 1));
+               slot_name(err.index, h) + ": node id " + quote_token(tok) + " is out of range " +
+                   std::to_string(rules.base) + ".." + std::to_string(rules.base + rules.limit - 1));
     case ChunkError::kExtra:
     case ChunkError::kNone:
       break;
@@ -301,22 +294,19 @@ std::string slot_name(std::uint64_t index, const Header& h) {
   throw_at(source, text, err.offset, "unexpected " + quote_token(tok) + " after " + after);
 }
 
-[[noreturn]] void report_short(std::string_view text, std::string_view source, const Header& h,
-                               std::uint64_t count) {
+[[noreturn]] void report_short(std::string_view text, std::string_view source, const Header& h, std::uint64_t count) {
   std::size_t last = text.size();
   while (last > h.body && is_space(text[last - 1])) --last;
   const std::string what =
-      count < 2 * h.m ? "input ends after " + std::to_string(count / 2) + " of " +
-                            std::to_string(h.m) + " edges"
-                      : "input ends after " + std::to_string(count - 2 * h.m) + " of " +
-                            std::to_string(h.k) + " tokens";
+      count < 2 * h.m
+          ? "input ends after " + std::to_string(count / 2) + " of " + std::to_string(h.m) + " edges"
+          : "input ends after " + std::to_string(count - 2 * h.m) + " of " + std::to_string(h.k) + " tokens";
   throw_at(source, text, last > 0 ? last - 1 : 0, what);
 }
 
 // Splits text[begin, end) into about `parts` ranges whose ends fall on
 // whitespace, so that no token straddles two of them.
-std::vector<std::size_t> split_at_spaces(std::string_view text, std::size_t begin,
-                                         std::size_t end, std::size_t parts) {
+std::vector<std::size_t> split_at_spaces(std::string_view text, std::size_t begin, std::size_t end, std::size_t parts) {
   std::vector<std::size_t> cut{begin};
   for (std::size_t i = 1; i < parts; ++i) {
     std::size_t c = std::max(cut.back(), begin + (end - begin) / parts * i);
@@ -373,8 +363,8 @@ BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules
 
 // Self-loops are errors; build_csr finds them, and only then is the edge's
 // line found, by scanning to it.
-void reject_self_loop(std::string_view text, std::string_view source, std::size_t body,
-                      const Array<node_t>& ids, std::optional<std::size_t> loop, std::uint64_t base) {
+void reject_self_loop(std::string_view text, std::string_view source, std::size_t body, const Array<node_t>& ids,
+                      std::optional<std::size_t> loop, std::uint64_t base) {
   if (!loop) return;
   const std::size_t e = *loop;
   std::size_t pos = body;
@@ -396,8 +386,7 @@ OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
   return game;
 }
 
-void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game,
-                   Array<node_t>& ids_scratch) {
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game, Array<node_t>& ids_scratch) {
   const std::string_view source = options.source;
   if (options.timer) options.timer->start("parse");
   const Header h = parse_header(text, source, options.start);
@@ -453,12 +442,12 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
   for (std::size_t t = 0; t < options.tokens.size(); ++t) {
     const std::uint64_t id = options.tokens[t];
     if (n == 0)
-      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " +
-                       std::to_string(id) + ", but the edge list has no edges, so the graph has no nodes");
+      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " + std::to_string(id) +
+                       ", but the edge list has no edges, so the graph has no nodes");
     if (id < options.base || id - options.base >= n)
-      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " +
-                       std::to_string(id) + " is not a node of the graph (ids " +
-                       std::to_string(options.base) + ".." + std::to_string(n + options.base - 1) + ")");
+      throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " + std::to_string(id) +
+                       " is not a node of the graph (ids " + std::to_string(options.base) + ".." +
+                       std::to_string(n + options.base - 1) + ")");
   }
   // N is one past the largest id: "0 200000000" is 12 bytes promising 2*10^8 nodes.
   const std::uint64_t node_bytes = n * (sizeof(edge_t) + 3 * sizeof(node_t));

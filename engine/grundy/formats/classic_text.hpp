@@ -17,8 +17,8 @@ namespace grundy {
 
 struct ParseOptions {
   std::string_view source = "<input>";  ///< name used in error messages
-  unsigned threads = 1;  ///< >1 lets large inputs be parsed in parallel chunks
-  PhaseTimer* timer = nullptr;  ///< if set, records "parse" and "build CSR"
+  unsigned threads = 1;                 ///< >1 lets large inputs be parsed in parallel chunks
+  PhaseTimer* timer = nullptr;          ///< if set, records "parse" and "build CSR"
   /// Where the instance starts in `text`: a stream holds several, and line
   /// numbers in errors then count from the start of the whole stream.
   std::size_t start = 0;
@@ -29,7 +29,7 @@ struct ParseOptions {
 struct EdgeListOptions {
   std::string_view source = "<input>";
   unsigned threads = 1;
-  std::uint64_t base = 0;  ///< ids start at 0 (GAPBS) or 1
+  std::uint64_t base = 0;             ///< ids start at 0 (GAPBS) or 1
   std::vector<std::uint64_t> tokens;  ///< token ids, in the same base
   PhaseTimer* timer = nullptr;
 };
@@ -41,8 +41,7 @@ OwnedGame parse_classic(std::string_view text, const ParseOptions& options = {})
 
 /// The same into `out`, with `ids` as scratch: both keep their capacity, so
 /// a batch worker parsing its 10,000th instance allocates nothing.
-void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& out,
-                   Array<node_t>& ids);
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& out, Array<node_t>& ids);
 
 }  // namespace grundy
 

@@ -5,8 +5,7 @@
 
 namespace grundy {
 
-LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
-                     PhaseTimer* timer) {
+LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
   LoadedGame g;
   if (looks_like_gcsr(bytes)) {
     const GcsrGame file = read_gcsr(bytes, name, pc, timer);

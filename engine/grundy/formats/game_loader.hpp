@@ -13,7 +13,7 @@
 namespace grundy {
 
 struct LoadedGame {
-  GameView view;  ///< ids as stored (renumbered in a layered .gcsr)
+  GameView view;        ///< ids as stored (renumbered in a layered .gcsr)
   StoredLayers layers;  ///< non-empty for a layered .gcsr
   /// Non-empty for a layered .gcsr: stored id -> the user's id (0-based).
   std::span<const node_t> original_ids;

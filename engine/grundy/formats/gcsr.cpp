@@ -64,12 +64,18 @@ std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAl
 
 const char* section_name(std::uint32_t kind) {
   switch (kind) {
-    case kOffsets: return "offsets";
-    case kTargets: return "targets";
-    case kTokens: return "tokens";
-    case kLayers: return "layers";
-    case kOriginalIds: return "original ids";
-    case kDegreeRuns: return "degree runs";
+    case kOffsets:
+      return "offsets";
+    case kTargets:
+      return "targets";
+    case kTokens:
+      return "tokens";
+    case kLayers:
+      return "layers";
+    case kOriginalIds:
+      return "original ids";
+    case kDegreeRuns:
+      return "degree runs";
   }
   return "unknown";
 }
@@ -117,14 +123,12 @@ void write_at(int fd, const char* bytes, std::size_t size, std::uint64_t offset,
 }  // namespace
 
 bool looks_like_gcsr(std::string_view bytes) {
-  return bytes.size() >= sizeof kGcsrMagic &&
-         std::memcmp(bytes.data(), kGcsrMagic, sizeof kGcsrMagic) == 0;
+  return bytes.size() >= sizeof kGcsrMagic && std::memcmp(bytes.data(), kGcsrMagic, sizeof kGcsrMagic) == 0;
 }
 
 bool is_gcsr_path(std::string_view path) { return path.ends_with(".gcsr"); }
 
-GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
-                   PhaseTimer* timer) {
+GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
   if (timer) timer->start("validate");
   const auto fail = [&](const std::string& what) -> void { throw InputError(name + ": " + what); };
   const std::uint64_t size = bytes.size();
@@ -165,15 +169,17 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
     if (found[s.kind]) fail(what + ": appears twice");
     if (s.offset % kAlign != 0) fail(what + ": offset " + std::to_string(s.offset) + " is not 64-byte aligned");
     if (s.offset < h.header_bytes || s.offset > size || s.bytes > size - s.offset)
-      fail(what + ": bytes " + std::to_string(s.offset) + "+" + std::to_string(s.bytes) +
-           " lie outside the file (" + std::to_string(size) + " bytes)");
+      fail(what + ": bytes " + std::to_string(s.offset) + "+" + std::to_string(s.bytes) + " lie outside the file (" +
+           std::to_string(size) + " bytes)");
     const std::uint64_t elem = s.kind == kOffsets ? sizeof(edge_t) : sizeof(node_t);
     if (s.count > s.bytes / elem || s.count * elem != s.bytes)
       fail(what + ": " + std::to_string(s.bytes) + " bytes do not hold " + std::to_string(s.count) + " entries");
-    const std::uint64_t want = s.kind == kOffsets ? h.n + 1 : s.kind == kTargets ? h.m
-                               : s.kind == kTokens ? h.k : s.kind == kOriginalIds ? h.n : s.count;
-    if (s.count != want)
-      fail(what + ": " + std::to_string(s.count) + " entries, expected " + std::to_string(want));
+    const std::uint64_t want = s.kind == kOffsets       ? h.n + 1
+                               : s.kind == kTargets     ? h.m
+                               : s.kind == kTokens      ? h.k
+                               : s.kind == kOriginalIds ? h.n
+                                                        : s.count;
+    if (s.count != want) fail(what + ": " + std::to_string(s.count) + " entries, expected " + std::to_string(want));
     if ((s.kind == kLayers || s.kind == kDegreeRuns) && s.count < 1) fail(what + ": empty");
     found[s.kind] = bytes.data() + s.offset;
     counts[s.kind] = s.count;
@@ -261,11 +267,13 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
     }
     const auto* orig = reinterpret_cast<const node_t*>(found[kOriginalIds]);
     std::vector<std::atomic<std::uint64_t>> seen((h.n + 63) / 64);
-    if (const auto i = first_failing(pc, h.n, [&](std::uint64_t u) {
-          if (orig[u] >= n) return false;
-          const std::uint64_t bit = std::uint64_t{1} << (orig[u] % 64);
-          return (seen[orig[u] / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
-        }); i != UINT64_MAX)
+    if (const auto i = first_failing(pc, h.n,
+                                     [&](std::uint64_t u) {
+                                       if (orig[u] >= n) return false;
+                                       const std::uint64_t bit = std::uint64_t{1} << (orig[u] % 64);
+                                       return (seen[orig[u] / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+                                     });
+        i != UINT64_MAX)
       fail("original ids are not a permutation of 1..N (at node " + std::to_string(i + 1) + ")");
     g.layers.begin = {lb, static_cast<std::size_t>(counts[kLayers])};
     if (rb) g.layers.degree_runs = {rb, static_cast<std::size_t>(counts[kDegreeRuns])};
@@ -285,7 +293,8 @@ std::uint64_t section_bytes(std::uint64_t count, std::uint64_t elem, const std::
 
 GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, std::uint64_t layers)
     : path_(std::move(path)), layers_(layers) {
-  if (layers > n) throw InputError(path_ + ": " + std::to_string(layers) + " layers for " + std::to_string(n) + " nodes");
+  if (layers > n)
+    throw InputError(path_ + ": " + std::to_string(layers) + " layers for " + std::to_string(n) + " nodes");
   std::vector<Section> table = {
       {kOffsets, kSectionRequired, 0, section_bytes(n + std::uint64_t{1}, sizeof(edge_t), path_, "offsets"),
        n + std::uint64_t{1}},
@@ -320,7 +329,8 @@ GcsrWriter::GcsrWriter(std::string path, node_t n, edge_t m, std::uint64_t k, st
     throw InputError(path_ + ": a .gcsr file of " + std::to_string(size_) + " bytes is past the file-size limit");
   auto temp = std::make_unique<TempFile>(path_);
   if (temp->writes_through())
-    throw InputError(path_ + ": a .gcsr is built in place through a mapping and needs a regular file, "
+    throw InputError(path_ +
+                     ": a .gcsr is built in place through a mapping and needs a regular file, "
                      "not a device or pipe");
   // Reserve every block now: a full disk fails here with ENOSPC, instead of
   // as a SIGBUS when a page of the mapping is first written.
@@ -361,7 +371,8 @@ void GcsrWriter::commit() {
     runs.bytes = starts.size() * sizeof(node_t);
     h.file_bytes = align_up(runs.offset + runs.bytes);
     const int fd = temp_file_->fd();
-    if (const int err = ::posix_fallocate(fd, static_cast<off_t>(runs.offset), static_cast<off_t>(h.file_bytes - runs.offset));
+    if (const int err =
+            ::posix_fallocate(fd, static_cast<off_t>(runs.offset), static_cast<off_t>(h.file_bytes - runs.offset));
         err != 0)
       throw InputError(path_ + ": cannot reserve " + std::to_string(h.file_bytes) + " bytes: " + std::strerror(err));
     write_at(fd, reinterpret_cast<const char*>(starts.data()), runs.bytes, runs.offset, path_);
@@ -370,8 +381,7 @@ void GcsrWriter::commit() {
   }
   h.checksum = checksum(base_, h.header_bytes);
   std::memcpy(base_, &h, sizeof h);
-  if (::msync(base_, size_, MS_SYNC) != 0)
-    throw InputError(path_ + ": write failed: " + std::strerror(errno));
+  if (::msync(base_, size_, MS_SYNC) != 0) throw InputError(path_ + ": write failed: " + std::strerror(errno));
   ::munmap(base_, size_);
   base_ = nullptr;
   temp_file_->commit();

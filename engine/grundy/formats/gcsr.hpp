@@ -85,8 +85,7 @@ class GcsrWriter {
 };
 
 /// Writes an in-memory game (plus optional layering) as .gcsr.
-void write_gcsr(const std::string& path, const GameView& game,
-                std::span<const node_t> layer_begin = {},
+void write_gcsr(const std::string& path, const GameView& game, std::span<const node_t> layer_begin = {},
                 std::span<const node_t> original_ids = {});
 
 }  // namespace grundy

@@ -135,9 +135,7 @@ std::uint64_t tokens_in(std::string_view text, std::size_t begin, std::size_t en
   return count;
 }
 
-std::uint64_t body_count(std::uint64_t m, std::uint64_t k) {
-  return m > (UINT64_MAX - k) / 2 ? UINT64_MAX : 2 * m + k;
-}
+std::uint64_t body_count(std::uint64_t m, std::uint64_t k) { return m > (UINT64_MAX - k) / 2 ? UINT64_MAX : 2 * m + k; }
 
 // The instance whose header's first token is at or after pos, by its counts
 // alone; `whole` is false when its header is malformed or it runs out (its
@@ -200,9 +198,7 @@ void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t en
   }
 }
 
-bool near(std::uint64_t a, std::uint64_t b) {
-  return (a > b ? a - b : b - a) <= StreamFramer::kSlack;
-}
+bool near(std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) <= StreamFramer::kSlack; }
 
 }  // namespace
 
@@ -297,8 +293,8 @@ bool StreamFramer::no_hidden_header(std::size_t after_line, std::size_t end) con
   std::vector<Line> lines;
   for (std::size_t x = next_line(text_, after_line); x < end; x = next_line(text_, x)) {
     const LineTokens t = read_line(text_, x);
-    lines.push_back({t.count, t.header() ? body_count(t.value[1], t.value[2]) : UINT64_MAX,
-                     t.header() && t.value[1] > 0});
+    lines.push_back(
+        {t.count, t.header() ? body_count(t.value[1], t.value[2]) : UINT64_MAX, t.header() && t.value[1] > 0});
   }
   std::uint64_t after = 0;  // the tokens after line i, up to end
   for (std::size_t i = lines.size(); i-- > 0;) {
@@ -380,9 +376,8 @@ bool StreamFramer::swallows(std::size_t line, const Frame& f) const {
   while (last > body && !is_break(text_[last - 1])) --last;
   if (last <= line) return false;  // the body is on the header's line, or empty
   bool inside = false;
-  for_lines_of_three(text_, body, last, [&](std::size_t x) {
-    inside = inside || (read_line(text_, x).header() && frames_clean(x));
-  });
+  for_lines_of_three(text_, body, last,
+                     [&](std::size_t x) { inside = inside || (read_line(text_, x).header() && frames_clean(x)); });
   if (inside) return true;
   const LineTokens t = read_line(text_, last);
   return t.header() && !t.ids_within(f.n) && frames_clean(last);
@@ -481,8 +476,9 @@ std::optional<FramedInstance> StreamFramer::bad_region(std::size_t line, const F
   FramedInstance r = make_damaged(line, anchor);
   if (!one && anchor < text_.size()) {
     if (r.index != 0)
-      r.note = "the instances after it cannot be counted for certain, so they are named by the line of "
-               "their header";
+      r.note =
+          "the instances after it cannot be counted for certain, so they are named by the line of "
+          "their header";
     index_ = 0;
   }
   pos_ = anchor;

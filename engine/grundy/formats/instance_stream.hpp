@@ -92,16 +92,16 @@ class StreamFramer {
   std::optional<FramedInstance> next_free_form();
 
   std::string_view text_;
-  std::size_t pos_ = 0;             // where the next instance starts (a line start when line-laid)
-  std::uint64_t index_ = 1;         // the next instance's index; 0: lost
-  std::uint64_t line_ = 1;          // the line of pos_, counted incrementally
-  std::size_t line_pos_ = 0;        // the byte line_ was counted up to
+  std::size_t pos_ = 0;       // where the next instance starts (a line start when line-laid)
+  std::uint64_t index_ = 1;   // the next instance's index; 0: lost
+  std::uint64_t line_ = 1;    // the line of pos_, counted incrementally
+  std::size_t line_pos_ = 0;  // the byte line_ was counted up to
   bool line_laid_ = false;
   bool done_ = false;
   std::optional<FramedInstance> queued_;  // the second of two instances placed at once
   std::size_t anchor_from_ = SIZE_MAX;    // find_anchor's last question and answer
   std::size_t anchor_ = SIZE_MAX;
-  std::size_t cached_line_ = SIZE_MAX;    // the last lookahead's frame, reused as the next instance's
+  std::size_t cached_line_ = SIZE_MAX;  // the last lookahead's frame, reused as the next instance's
   Frame cached_;
 };
 

@@ -52,8 +52,7 @@ struct RankModel {
         return share(m, c, static_cast<u128>(n) * (n - 1) / 2);
       }
       case Shape::tournament:
-        return static_cast<std::uint64_t>(static_cast<u128>(r) * (n - 1) -
-                                          static_cast<u128>(r) * (r - (r > 0)) / 2);
+        return static_cast<std::uint64_t>(static_cast<u128>(r) * (n - 1) - static_cast<u128>(r) * (r - (r > 0)) / 2);
       case Shape::chain: {
         // One spine edge per node but the last, plus an even share of the rest.
         const std::uint64_t spine = std::min(r, n - 1);
@@ -64,7 +63,8 @@ struct RankModel {
         return share(m, std::min(r, senders), senders);
       }
       case Shape::powerlaw:
-      case Shape::kron: break;
+      case Shape::kron:
+        break;
     }
     return 0;
   }
@@ -78,7 +78,8 @@ struct RankModel {
   std::uint64_t target(std::uint64_t r, std::uint64_t j) const {
     const std::uint64_t h = mix(s.seed, kEdgeStream, (r << 32) | j);
     switch (s.shape) {
-      case Shape::tournament: return r + 1 + j;
+      case Shape::tournament:
+        return r + 1 + j;
       case Shape::chain:
         return j == 0 ? r + 1 : r + 1 + below(h, std::min<std::uint64_t>(n - 1 - r, 64));
       case Shape::layered: {
@@ -90,7 +91,8 @@ struct RankModel {
       }
       case Shape::uniform:
       case Shape::powerlaw:
-      case Shape::kron: break;
+      case Shape::kron:
+        break;
     }
     return r + 1 + below(h, n - 1 - r);  // any later rank
   }
@@ -109,7 +111,9 @@ Array<edge_t> powerlaw_starts(std::uint64_t n, std::uint64_t m, std::uint64_t se
   Array<edge_t> start(n + 1, 0);
   const double total = prefix[n];
   for (std::uint64_t r = 0; r <= n; ++r)
-    start[r] = total > 0 ? std::min<edge_t>(m, static_cast<edge_t>(std::floor(static_cast<double>(m) * (prefix[r] / total)))) : 0;
+    start[r] = total > 0
+                   ? std::min<edge_t>(m, static_cast<edge_t>(std::floor(static_cast<double>(m) * (prefix[r] / total))))
+                   : 0;
   start[n] = m;
   for (std::uint64_t r = n; r-- > 0;) start[r] = std::min(start[r], start[r + 1]);
   return start;
@@ -124,15 +128,15 @@ void prefix_sum(edge_t* a, std::uint64_t n) {
 // R-MAT: each of `scale` levels picks a quadrant with probabilities
 // .57/.19/.19/.05, 16 bits of one mix() per level. Endpoints beyond n and
 // self-loops are drawn again (attempt counter in the stream index).
-std::pair<std::uint64_t, std::uint64_t> kron_edge(std::uint64_t seed, std::uint64_t e,
-                                                  std::uint64_t n, int scale) {
+std::pair<std::uint64_t, std::uint64_t> kron_edge(std::uint64_t seed, std::uint64_t e, std::uint64_t n, int scale) {
   for (std::uint64_t attempt = 0;; ++attempt) {
     std::uint64_t x = 0, y = 0, bits = 0;
     for (int level = 0; level < scale; ++level) {
-      if (level % 4 == 0) bits = mix(seed, kKronStream + (attempt << 8), e * 16 + static_cast<std::uint64_t>(level / 4));
+      if (level % 4 == 0)
+        bits = mix(seed, kKronStream + (attempt << 8), e * 16 + static_cast<std::uint64_t>(level / 4));
       const std::uint64_t p = bits & 0xFFFF;  // quadrants a, b, c, d of 2^16
       bits >>= 16;
-      x = 2 * x + (p >= 49807);                                 // c or d: lower half
+      x = 2 * x + (p >= 49807);                               // c or d: lower half
       y = 2 * y + ((p >= 37356 && p < 49807) || p >= 62259);  // b or d: right half
     }
     if (x < n && y < n && x != y) return {x, y};
@@ -148,18 +152,23 @@ std::uint64_t mix(std::uint64_t seed, std::uint64_t stream, std::uint64_t index)
 Shape parse_shape(std::string_view name) {
   for (Shape s : kShapes)
     if (shape_name(s) == name) return s;
-  throw std::invalid_argument("unknown shape \"" + std::string(name) + "\" (known: " +
-                              shape_names() + ")");
+  throw std::invalid_argument("unknown shape \"" + std::string(name) + "\" (known: " + shape_names() + ")");
 }
 
 std::string_view shape_name(Shape shape) {
   switch (shape) {
-    case Shape::uniform: return "uniform";
-    case Shape::layered: return "layered";
-    case Shape::chain: return "chain";
-    case Shape::powerlaw: return "powerlaw";
-    case Shape::tournament: return "tournament";
-    case Shape::kron: return "kron";
+    case Shape::uniform:
+      return "uniform";
+    case Shape::layered:
+      return "layered";
+    case Shape::chain:
+      return "chain";
+    case Shape::powerlaw:
+      return "powerlaw";
+    case Shape::tournament:
+      return "tournament";
+    case Shape::kron:
+      return "kron";
   }
   return "?";
 }
@@ -174,11 +183,14 @@ std::uint64_t generated_edges(const GenSpec& s) {
   switch (s.shape) {
     case Shape::tournament:
       return static_cast<std::uint64_t>(static_cast<u128>(s.nodes) * (s.nodes - (s.nodes > 0)) / 2);
-    case Shape::chain: return std::max(s.edges, s.nodes - (s.nodes > 0));
-    case Shape::layered: return s.layers >= 2 && s.nodes >= s.layers ? s.edges : 0;
+    case Shape::chain:
+      return std::max(s.edges, s.nodes - (s.nodes > 0));
+    case Shape::layered:
+      return s.layers >= 2 && s.nodes >= s.layers ? s.edges : 0;
     case Shape::uniform:
     case Shape::powerlaw:
-    case Shape::kron: return s.edges;
+    case Shape::kron:
+      return s.edges;
   }
   return 0;
 }
@@ -186,20 +198,16 @@ std::uint64_t generated_edges(const GenSpec& s) {
 void check_spec(const GenSpec& s) {
   // Past these no machine holds the graph; below them every size below fits u64.
   constexpr std::uint64_t kMaxEdges = std::uint64_t{1} << 48, kMaxTokens = std::uint64_t{1} << 48;
-  if (s.edges > kMaxEdges)
-    throw std::invalid_argument("--edges " + std::to_string(s.edges) + " is more than 2^48");
-  if (s.tokens > kMaxTokens)
-    throw std::invalid_argument("--tokens " + std::to_string(s.tokens) + " is more than 2^48");
+  if (s.edges > kMaxEdges) throw std::invalid_argument("--edges " + std::to_string(s.edges) + " is more than 2^48");
+  if (s.tokens > kMaxTokens) throw std::invalid_argument("--tokens " + std::to_string(s.tokens) + " is more than 2^48");
   if (s.nodes > kMaxNodes)
-    throw std::invalid_argument("--nodes " + std::to_string(s.nodes) + " is more than " +
-                                std::to_string(kMaxNodes));
+    throw std::invalid_argument("--nodes " + std::to_string(s.nodes) + " is more than " + std::to_string(kMaxNodes));
   if (s.nodes == 0 && s.tokens > 0) throw std::invalid_argument("tokens need at least one node");
   if (s.shape == Shape::tournament && s.nodes > 1u << 20)
     throw std::invalid_argument("a tournament of more than 2^20 nodes has over 5*10^11 edges");
   if (s.shape == Shape::layered && (s.layers < 2 || s.layers > s.nodes))
     throw std::invalid_argument("--layers must be between 2 and --nodes");
-  if (generated_edges(s) > 0 && s.nodes < 2)
-    throw std::invalid_argument("edges need at least two nodes");
+  if (generated_edges(s) > 0 && s.nodes < 2) throw std::invalid_argument("edges need at least two nodes");
 }
 
 void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfig& pc,
@@ -239,8 +247,7 @@ void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfi
       report(e - b);
     });
     for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t u = b; u < e; ++u)
-        std::sort(out.targets + out.offsets[u], out.targets + out.offsets[u + 1]);
+      for (std::size_t u = b; u < e; ++u) std::sort(out.targets + out.offsets[u], out.targets + out.offsets[u + 1]);
     });
   } else {
     const RankModel model{s, n, m};
@@ -260,7 +267,8 @@ void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfi
     out.offsets[0] = 0;
     for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
       const node_t* rank = ranks_of(b, e);
-      for (std::size_t u = b; u < e; ++u) out.offsets[u + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
+      for (std::size_t u = b; u < e; ++u)
+        out.offsets[u + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
     });
     prefix_sum(out.offsets, n);
     // Each id's row, independently: parallel and deterministic. The rows

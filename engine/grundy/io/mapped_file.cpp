@@ -145,9 +145,8 @@ void MappedFile::read_stream(int fd) {
         throw InputError(name_ + ": more than the " + std::to_string(budget >> 20) +
                          " MiB of memory this process may use arrived and the input goes on");
       }
-      void* p = stream_ == nullptr
-                    ? ::mmap(nullptr, kStep, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                    : ::mremap(stream_, stream_capacity_, stream_capacity_ + kStep, MREMAP_MAYMOVE);
+      void* p = stream_ == nullptr ? ::mmap(nullptr, kStep, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                   : ::mremap(stream_, stream_capacity_, stream_capacity_ + kStep, MREMAP_MAYMOVE);
       if (p == MAP_FAILED) {
         throw InputError(name_ + ": out of memory reading the input");
       }

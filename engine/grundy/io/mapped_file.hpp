@@ -29,9 +29,9 @@ class MappedFile {
   std::string name_;
   const char* data_ = nullptr;
   std::size_t size_ = 0;
-  void* mapping_ = nullptr;     // non-null when data_ is an mmap
-  int slot_ = -1;               // its entry for the SIGBUS handler
-  char* stream_ = nullptr;      // holds a pipe or device's bytes (anonymous memory)
+  void* mapping_ = nullptr;  // non-null when data_ is an mmap
+  int slot_ = -1;            // its entry for the SIGBUS handler
+  char* stream_ = nullptr;   // holds a pipe or device's bytes (anonymous memory)
   std::size_t stream_capacity_ = 0;
   void read_stream(int fd);
 };

@@ -28,7 +28,7 @@ char g_paths[kSlots][kPathMax];
 std::atomic<bool> g_used[kSlots];
 std::mutex g_slot_mutex;
 
-constexpr int kFatalSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGPIPE, SIGALRM,
+constexpr int kFatalSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGPIPE, SIGALRM,
                                  SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
 
 extern "C" void on_fatal_signal(int sig) {
@@ -100,9 +100,7 @@ void remove_stale_temporaries(const std::string& dir) {
   ::closedir(d);
 }
 
-std::string unique_name(const std::string& dir) {
-  return dir + "/.grundy-" + std::to_string(::getpid()) + "-XXXXXX";
-}
+std::string unique_name(const std::string& dir) { return dir + "/.grundy-" + std::to_string(::getpid()) + "-XXXXXX"; }
 
 }  // namespace
 

@@ -56,8 +56,7 @@ bool is_instance_file(const std::filesystem::path& p) {
   return ext == ".in" || ext == ".txt" || ext == ".gcsr";
 }
 
-void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchOptions& o,
-                const ParallelConfig& pc) {
+void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchOptions& o, const ParallelConfig& pc) {
   const auto start = std::chrono::steady_clock::now();
   r.bytes = item.span.end - item.span.begin;
   try {
@@ -187,7 +186,7 @@ class ItemProducer {
         item = {.file = file_, .span = here.span, .note = here.note, .line = here.line};
         if (!here.error.empty())
           item.framing_error = file_->name() + ":" + std::to_string(here.line) + ": " + here.error;
-        name = only ? file_->name()
+        name = only              ? file_->name()
                : here.index != 0 ? file_->name() + "#" + std::to_string(here.index)
                                  : file_->name() + ":" + std::to_string(here.line);
         return true;
@@ -295,10 +294,18 @@ void BatchCounts::add(const InstanceResult& r) {
   ++instances;
   bytes += r.bytes;
   switch (r.status) {
-    case InstanceResult::Status::win: ++wins; break;
-    case InstanceResult::Status::lose: ++losses; break;
-    case InstanceResult::Status::error: ++errors; break;
-    case InstanceResult::Status::mismatch: ++mismatches; break;
+    case InstanceResult::Status::win:
+      ++wins;
+      break;
+    case InstanceResult::Status::lose:
+      ++losses;
+      break;
+    case InstanceResult::Status::error:
+      ++errors;
+      break;
+    case InstanceResult::Status::mismatch:
+      ++mismatches;
+      break;
   }
 }
 

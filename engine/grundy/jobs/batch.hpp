@@ -25,10 +25,10 @@ struct BatchOptions {
 
 struct InstanceResult {
   enum class Status { win, lose, error, mismatch };
-  std::string name;      ///< the path, "<path>#<index>" inside a stream, "<path>:<line>" once its count is lost
+  std::string name;  ///< the path, "<path>#<index>" inside a stream, "<path>:<line>" once its count is lost
   Status status = Status::error;
-  std::string message;   ///< error or mismatch text
-  std::string move;      ///< "move <token> <from> <to>" or "move none", with --move
+  std::string message;  ///< error or mismatch text
+  std::string move;     ///< "move <token> <from> <to>" or "move none", with --move
   sg_t nim_sum = 0;
   std::uint64_t n = 0, m = 0, k = 0, depth = 0;
   std::uint64_t bytes = 0;

@@ -32,8 +32,8 @@ void write_generated(const GenSpec& s, const std::string& path, bool layered, st
   // and layered output the whole graph in memory (and layering's arrays).
   const double n = static_cast<double>(s.nodes) + 1;
   const double planned = binary && !layered ? 16 * n
-                                            : 16 * n + 8.0 * static_cast<double>(m) + 4.0 * static_cast<double>(s.tokens) +
-                                                  (layered ? 24 * n : 0);
+                                            : 16 * n + 8.0 * static_cast<double>(m) +
+                                                  4.0 * static_cast<double>(s.tokens) + (layered ? 24 * n : 0);
   require_memory(planned >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(planned), path,
                  "generating " + std::to_string(s.nodes) + " nodes and " + std::to_string(m) + " edges");
   if (binary && !layered) {

@@ -15,15 +15,14 @@ namespace grundy {
 /// between produce and emit at once.
 template <class T, class Produce, class Work, class Emit>
 void ordered_pipeline(std::size_t in_flight, const Produce& produce, const Work& work, const Emit& emit) {
-  tbb::parallel_pipeline(in_flight,
-                         tbb::make_filter<void, T*>(tbb::filter_mode::serial_in_order,
-                                                    [&](tbb::flow_control& fc) {
-                                                      T* item = produce();
-                                                      if (item == nullptr) fc.stop();
-                                                      return item;
-                                                    }) &
-                             tbb::make_filter<T*, T*>(tbb::filter_mode::parallel, work) &
-                             tbb::make_filter<T*, void>(tbb::filter_mode::serial_in_order, emit));
+  tbb::parallel_pipeline(in_flight, tbb::make_filter<void, T*>(tbb::filter_mode::serial_in_order,
+                                                               [&](tbb::flow_control& fc) {
+                                                                 T* item = produce();
+                                                                 if (item == nullptr) fc.stop();
+                                                                 return item;
+                                                               }) &
+                                        tbb::make_filter<T*, T*>(tbb::filter_mode::parallel, work) &
+                                        tbb::make_filter<T*, void>(tbb::filter_mode::serial_in_order, emit));
 }
 
 }  // namespace grundy

@@ -13,9 +13,8 @@
 namespace grundy {
 
 SgValues bgl_sg(const CsrView& g, PhaseTimer* timer) {
-  using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
-                                                   boost::no_property, boost::no_property,
-                                                   std::uint32_t, std::uint64_t>;
+  using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                                   boost::no_property, std::uint32_t, std::uint64_t>;
   if (timer) timer->start("bgl build");
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
   edges.reserve(g.m);
@@ -39,8 +38,7 @@ SgValues bgl_sg(const CsrView& g, PhaseTimer* timer) {
   StampMex mex(max_degree(g));
   for (const std::uint32_t u : order) {
     succ.clear();
-    for (auto e : boost::make_iterator_range(boost::out_edges(u, bg)))
-      succ.push_back(boost::target(e, bg));
+    for (auto e : boost::make_iterator_range(boost::out_edges(u, bg))) succ.push_back(boost::target(e, bg));
     sg[u] = mex(std::span<const node_t>(succ), sg.data());
   }
   if (timer) timer->stop();

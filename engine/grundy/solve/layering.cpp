@@ -21,7 +21,8 @@ namespace {
 // inline (no layering loop prefetched before this attribute). The offsets
 // non-temporal (read once a round), the rows into L2 at both ends
 // (docs/TUNING.md#layering-prefetch).
-[[gnu::always_inline]] inline void prefetch_rows(const CsrView& g, const node_t* order, std::size_t i, std::size_t known) {
+[[gnu::always_inline]] inline void prefetch_rows(const CsrView& g, const node_t* order, std::size_t i,
+                                                 std::size_t known) {
   if (i + 64 < known) __builtin_prefetch(g.offsets + order[i + 64], 0, 0);
   if (i + 32 < known) prefetch_row(g.offsets, g.targets, order[i + 32]);
 }
@@ -62,7 +63,9 @@ constexpr std::size_t kWideShare = 512;
 template <class InDegrees>
 bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDegrees& deg, LayeringParts* parts) {
   using clock = std::chrono::steady_clock;
-  const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  const auto seconds_since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
   const auto count_start = parts != nullptr ? clock::now() : clock::time_point{};
   deg.reset(g.n);
   const edge_t* const off = g.offsets;
@@ -196,9 +199,8 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
           tail += deg.remove(v);
         }
     } else {
-      expand_staged(b, e, [&](const node_t* batch, std::size_t count) {
-        tail += deg.remove_all(batch, count, order + tail);
-      });
+      expand_staged(
+          b, e, [&](const node_t* batch, std::size_t count) { tail += deg.remove_all(batch, count, order + tail); });
     }
   };
   // Either, split between threads through the blocked scatter: `apply`
@@ -231,7 +233,8 @@ bool layer_with(const CsrView& g, const ParallelConfig& pc, Layers& layers, InDe
       // the decrements' misses into streams. The in-degree count stays plain
       // (its hubs' counters stay in cache; docs/TUNING.md#scatter-one-thread).
       if (big) {  // split between threads or not
-        expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) { deg.decrement_all(batch, count); });
+        expand_parallel(head, end, work,
+                        [&](const node_t* batch, std::size_t count) { deg.decrement_all(batch, count); });
       } else {
         expand_decrement(head, end);
       }
@@ -294,8 +297,7 @@ void compute_layers(const CsrView& g, const ParallelConfig& pc, Layers& layers, 
   const auto start = parts != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   LayeringParts now;  // this call's; the rounds are what the rest leaves
   LayeringParts* const mine = parts != nullptr ? &now : nullptr;
-  if (width == InDegreeWidth::automatic)
-    width = g.n >= kCachedNodes ? InDegreeWidth::narrow : InDegreeWidth::wide;
+  if (width == InDegreeWidth::automatic) width = g.n >= kCachedNodes ? InDegreeWidth::narrow : InDegreeWidth::wide;
   if (width != InDegreeWidth::narrow || !layer_with(g, pc, layers, layers.narrow_indegree, mine))
     layer_with(g, pc, layers, layers.wide_indegree, mine);  // wide asked for, or a count past 2^24
   if (parts != nullptr) {

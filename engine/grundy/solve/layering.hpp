@@ -2,9 +2,9 @@
 //
 // Round 0 holds the sources; round r+1 the nodes whose last predecessor was
 // in round r. On graphs of 65,536 nodes or more each round is in ascending
-// id order (locality); smaller ones keep discovery order. No edge joins two nodes of one round, and every edge points to
-// a later round, so taking the rounds from the deepest back to the first
-// gives every node its successors' values first, without a transposed graph.
+// id order (locality); smaller ones keep discovery order. No edge joins two nodes of one round, and every edge points
+// to a later round, so taking the rounds from the deepest back to the first gives every node its successors' values
+// first, without a transposed graph.
 #pragma once
 
 #include <vector>

@@ -34,8 +34,8 @@ struct MexScratch {
 // them lost on two threads (docs/TUNING.md#degree-runs).
 template <bool Identity, class Sg>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
-               const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex,
-               std::size_t b, std::size_t e, bool prefetch) {
+               const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
+               bool prefetch) {
   if constexpr (Identity) {
     if (runs.empty()) {
       mex_identity_down(off, targets, sg, mex, b, e);
@@ -66,9 +66,8 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
 // in flight as the floor kernel's loop does; a loop per node ends on a
 // mispredicted exit every ten or so edges.
 template <bool Identity, class Sg>
-void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
-                 const node_t* __restrict targets, Sg* __restrict sg, MexScratch<Sg>& scratch,
-                 std::size_t b, std::size_t e) {
+void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, const node_t* __restrict targets,
+                 Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
   constexpr std::size_t kEdges = std::size_t{1} << 13, kNodes = 1024;
   scratch.rows.resize(Identity ? 0 : kEdges);
   scratch.values.resize(kEdges);
@@ -128,8 +127,7 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
 }
 
 template <bool Identity, class Sg>
-void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg,
-              PhaseTimer* log) {
+void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg, PhaseTimer* log) {
   // Batches pay where the values gathered miss the cache: random ids from
   // kCachedNodes nodes on, layered ids only from about 3*10^6 nodes, where
   // the pass reads ahead of its values' reach (docs/TUNING.md#mex-batches).
@@ -151,13 +149,13 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
     std::size_t end = layers.begin[last + 1];  // positions [.., end) are left to do
     for (std::size_t l = last + 1; l-- > first;) {
       if (layers.width(l) < kMinBatch) continue;
-      mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[l + 1], end,
-                          g.n >= kCachedNodes);
+      mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[l + 1],
+                          end, g.n >= kCachedNodes);
       run_part(scratch, layers.begin[l], layers.begin[l + 1]);
       end = layers.begin[l];
     }
-    mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[first], end,
-                        g.n >= kCachedNodes);
+    mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[first],
+                        end, g.n >= kCachedNodes);
   };
   // The edges leaving positions [b, e) of the order (with Identity, the
   // rows of ids b..e-1 lie side by side).
@@ -256,8 +254,7 @@ void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& p
 
 }  // namespace
 
-void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, SgValues& sg,
-               PhaseTimer* log) {
+void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, SgValues& sg, PhaseTimer* log) {
   sg.visit([&](auto values) {
     if (layers.order == nullptr) {
       mex_pass<true>(g, layers, pc, values.data(), log);
@@ -274,8 +271,8 @@ SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer,
   return sg;
 }
 
-void level_sg(const CsrView& g, const ParallelConfig& pc, Layers& layers, SgValues& sg,
-              PhaseTimer* timer, const StoredLayers& stored) {
+void level_sg(const CsrView& g, const ParallelConfig& pc, Layers& layers, SgValues& sg, PhaseTimer* timer,
+              const StoredLayers& stored) {
   LayerView view{nullptr, stored.begin, stored.degree_runs};
   if (stored.empty()) {
     if (timer) timer->start("layering");

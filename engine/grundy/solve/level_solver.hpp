@@ -40,7 +40,7 @@ SgValues level_sg(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* ti
                   const StoredLayers& stored = {});
 
 /// The same into `sg`, with `layers` as reusable scratch (batch workspaces).
-void level_sg(const CsrView& graph, const ParallelConfig& pc, Layers& layers, SgValues& sg,
-              PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
+void level_sg(const CsrView& graph, const ParallelConfig& pc, Layers& layers, SgValues& sg, PhaseTimer* timer = nullptr,
+              const StoredLayers& stored = {});
 
 }  // namespace grundy

@@ -47,9 +47,8 @@ inline std::uint64_t mex_bit(unsigned s) { return static_cast<std::uint64_t>(s <
 /// The bits of exactly D successors, unrolled: no loop counter, no exit.
 template <std::size_t D, class Sg>
 std::uint64_t mex_bits_fixed(const node_t* succ, const Sg* sg) {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return (std::uint64_t{0} | ... | mex_bit(sg[succ[I]]));
-  }(std::make_index_sequence<D>{});
+  return [&]<std::size_t... I>(std::index_sequence<I...>) { return (std::uint64_t{0} | ... | mex_bit(sg[succ[I]])); }
+  (std::make_index_sequence<D>{});
 }
 
 /// Degrees below this take an unrolled body, chosen through a table. 24 is
@@ -69,7 +68,8 @@ template <class Sg>
 inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
   static constexpr auto fixed = []<std::size_t... D>(std::index_sequence<D...>) {
     return std::array<std::uint64_t (*)(const node_t*, const Sg*), sizeof...(D)>{&mex_bits_fixed<D, Sg>...};
-  }(std::make_index_sequence<kFixedDegrees>{});
+  }
+  (std::make_index_sequence<kFixedDegrees>{});
   std::uint64_t seen = 0;
   if (d < kFixedDegrees) {
     seen = fixed[d](succ, sg);
@@ -99,7 +99,8 @@ void mex_identity_down(const edge_t* off, const node_t* targets, Sg* sg, Mex& me
   static constexpr auto runs = []<std::size_t... D>(std::index_sequence<D...>) {
     return std::array<std::size_t (*)(const edge_t*, const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
         &mex_run_down<D, Sg>...};
-  }(std::make_index_sequence<kFixedDegrees>{});
+  }
+  (std::make_index_sequence<kFixedDegrees>{});
   for (std::size_t i = e; i > b;) {
     const auto d = static_cast<std::size_t>(off[i] - off[i - 1]);
     if (d < kFixedDegrees) {
@@ -128,9 +129,9 @@ template <class Sg, class Mex>
 void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t* targets, Sg* sg, Mex& mex,
                    std::size_t b, std::size_t e) {
   static constexpr auto strides = []<std::size_t... D>(std::index_sequence<D...>) {
-    return std::array<void (*)(const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
-        &mex_stride_down<D, Sg>...};
-  }(std::make_index_sequence<kFixedDegrees>{});
+    return std::array<void (*)(const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{&mex_stride_down<D, Sg>...};
+  }
+  (std::make_index_sequence<kFixedDegrees>{});
   if (b >= e) return;
   // The run holding node e-1.
   auto r = static_cast<std::size_t>(std::upper_bound(runs.begin(), runs.end(), e - 1) - runs.begin()) - 1;

@@ -7,8 +7,7 @@
 
 namespace grundy {
 
-void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc,
-                        const RenumberedBuffers& out) {
+void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc, const RenumberedBuffers& out) {
   const CsrView& g = game.graph;
   node_t* order = layers.order.data();
   // Each layer by (out-degree, id): keys of degree above and id below, so

@@ -30,7 +30,6 @@ struct RenumberedBuffers {
 
 /// Sorts each layer of `layers` by (out-degree, id) and writes the
 /// renumbered game. Tokens follow their nodes.
-void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc,
-                        const RenumberedBuffers& out);
+void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc, const RenumberedBuffers& out);
 
 }  // namespace grundy

@@ -30,8 +30,8 @@ std::string_view algo_name(Algo algo);
 /// SG value of every node. `stored` (a layered .gcsr's) lets the level
 /// engine skip layering; the other engines ignore it.
 /// Throws CycleError if the graph is not a DAG.
-SgValues solve_sg(const CsrView& graph, Algo algo, const ParallelConfig& pc,
-                  PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
+SgValues solve_sg(const CsrView& graph, Algo algo, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
+                  const StoredLayers& stored = {});
 
 /// What solving a graph of n nodes and m edges with `algo` (and verifying
 /// it) adds to memory, beyond the graph itself: a bound for the memory
@@ -60,7 +60,7 @@ std::optional<Mismatch> check_mex_rule(const CsrView& graph, const SgValues& sg,
 /// Checks `sg` twice: node by node against the Boost.Graph baseline, and
 /// locally, that each value is the mex of its successors' values (in
 /// parallel). Returns the first disagreement (lowest node id), if any.
-std::optional<Mismatch> verify_sg(const CsrView& graph, const SgValues& sg,
-                                  const ParallelConfig& pc, PhaseTimer* timer = nullptr);
+std::optional<Mismatch> verify_sg(const CsrView& graph, const SgValues& sg, const ParallelConfig& pc,
+                                  PhaseTimer* timer = nullptr);
 
 }  // namespace grundy

@@ -48,8 +48,8 @@ inline void parse4_portable(const char* blk, const std::uint64_t (&first)[4], co
 #endif
 }
 
-inline void parse4(const char* blk, const std::uint64_t (&first)[4], const std::uint64_t (&last)[4],
-                   std::uint64_t base, std::uint32_t* out, Worst4& worst) {
+inline void parse4(const char* blk, const std::uint64_t (&first)[4], const std::uint64_t (&last)[4], std::uint64_t base,
+                   std::uint32_t* out, Worst4& worst) {
 #if defined(__AVX2__)
   const auto at = [&](int j) { return static_cast<long long>(swar::load8(blk + first[j])); };
   const __m256i chunks = _mm256_set_epi64x(at(3), at(2), at(1), at(0));
@@ -60,9 +60,9 @@ inline void parse4(const char* blk, const std::uint64_t (&first)[4], const std::
   // 8 * (8 - len) = 8 * (first + 7 - last)
   const __m256i shifts = _mm256_slli_epi64(_mm256_sub_epi64(_mm256_add_epi64(starts, _mm256_set1_epi64x(7)), ends), 3);
   __m256i v = _mm256_sllv_epi64(_mm256_and_si256(chunks, _mm256_set1_epi8(0x0F)), shifts);
-  v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x010A));  // bytes (a, b) -> 10a + b
+  v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x010A));   // bytes (a, b) -> 10a + b
   v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00010064));  // 16-bit (a, b) -> 100a + b
-  v = _mm256_packus_epi32(v, v);                              // 32-bit -> 16-bit (each <= 9999)
+  v = _mm256_packus_epi32(v, v);                            // 32-bit -> 16-bit (each <= 9999)
   v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00012710));  // 16-bit (a, b) -> 10000a + b
   // Lanes now hold the values at 32-bit positions 0, 1 (from lanes 0, 1) and
   // 4, 5 (lanes 2, 3), each twice over: gather them into the low 128 bits.

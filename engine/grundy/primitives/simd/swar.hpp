@@ -32,7 +32,7 @@ inline std::uint64_t parse_digits(std::uint64_t chunk, unsigned len) {
 /// multiply fewer, and immediates that fit the instructions.
 inline std::uint32_t parse_digits4(std::uint32_t chunk, unsigned len) {
   std::uint32_t v = (chunk & 0x0F0F0F0Fu) << (8 * (4 - len));
-  v = (v * 2561) >> 8;                      // digit pairs
+  v = (v * 2561) >> 8;                         // digit pairs
   return ((v & 0x00FF00FFu) * 6553601) >> 16;  // the quad, in the low 16 bits
 }
 
