@@ -128,9 +128,24 @@ bool looks_like_gcsr(std::string_view bytes) {
 
 bool is_gcsr_path(std::string_view path) { return path.ends_with(".gcsr"); }
 
-GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
-  if (timer) timer->start("validate");
-  const auto fail = [&](const std::string& what) -> void { throw InputError(name + ": " + what); };
+namespace {
+
+// Reading a .gcsr is four checks in a row, each naming what is wrong and
+// where: the header, the section table, the arrays (offsets, targets,
+// tokens), and for a layered file its layers, degree runs and original ids.
+// `fail` throws "<file>: <what>".
+struct Fail {
+  const std::string& name;
+  [[noreturn]] void operator()(const std::string& what) const { throw InputError(name + ": " + what); }
+};
+
+// Where each known section starts, and its entry count.
+struct Sections {
+  const char* found[kDegreeRuns + 1] = {};
+  std::uint64_t counts[kDegreeRuns + 1] = {};
+};
+
+Header check_header(std::string_view bytes, const Fail& fail) {
   const std::uint64_t size = bytes.size();
   if (!looks_like_gcsr(bytes)) fail("not a .gcsr file (bad magic)");
   if (size < sizeof(Header)) fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
@@ -153,10 +168,16 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
   if (h.n > kMaxNodes) fail("N = " + std::to_string(h.n) + " is too large");
   if (h.n == 0 && h.k > 0) fail("K = " + std::to_string(h.k) + " tokens, but the graph has no nodes");
   if ((h.flags & ~kFlagLayered) != 0) fail("unknown flags " + std::to_string(h.flags));
-  const bool layered = h.flags & kFlagLayered;
 
-  const char* found[kDegreeRuns + 1] = {};
-  std::uint64_t counts[kDegreeRuns + 1] = {};
+  return h;
+}
+
+Sections check_sections(std::string_view bytes, const Header& h, const Fail& fail) {
+  const std::uint64_t size = bytes.size();
+  const bool layered = h.flags & kFlagLayered;
+  Sections t;
+  auto& found = t.found;
+  auto& counts = t.counts;
   for (std::uint32_t i = 0; i < h.section_count; ++i) {
     Section s;
     std::memcpy(&s, bytes.data() + sizeof(Header) + i * sizeof(Section), sizeof s);
@@ -190,94 +211,125 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
     fail("layered flag does not match the layers and original ids sections");
   if (found[kDegreeRuns] && !layered) fail("a degree runs section in a file that is not layered");
 
-  GcsrGame g;
-  const auto* off = reinterpret_cast<const edge_t*>(found[kOffsets]);
-  const auto* targets = reinterpret_cast<const node_t*>(found[kTargets]);
-  const auto* tokens = reinterpret_cast<const node_t*>(found[kTokens]);
-  const auto n = static_cast<node_t>(h.n);
-  g.game.graph = {n, h.m, off, targets};
-  g.game.tokens = {tokens, static_cast<std::size_t>(h.k)};
+  return t;
+}
 
+void check_arrays(const CsrView& g, std::span<const node_t> tokens, const ParallelConfig& pc, const Fail& fail) {
+  const edge_t* const off = g.offsets;
+  const node_t* const targets = g.targets;
+  const node_t n = g.n;
+  const std::uint64_t k = tokens.size();
   // The arrays, in parallel. Offsets first: the other checks index by them.
   if (off[0] != 0) fail("offsets[0] is " + std::to_string(off[0]) + ", not 0");
-  if (off[n] != h.m) fail("offsets[N] is " + std::to_string(off[n]) + ", not M = " + std::to_string(h.m));
+  if (off[n] != g.m) fail("offsets[N] is " + std::to_string(off[n]) + ", not M = " + std::to_string(g.m));
   if (const auto i = first_failing(pc, n, [&](std::uint64_t u) { return off[u] <= off[u + 1]; }); i != UINT64_MAX)
     fail("offsets decrease at node " + std::to_string(i + 1) + " (" + std::to_string(off[i]) + " > " +
          std::to_string(off[i + 1]) + ")");
-  if (const auto e = first_failing(pc, h.m, [&](std::uint64_t i) { return targets[i] < n; }); e != UINT64_MAX)
+  if (const auto e = first_failing(pc, g.m, [&](std::uint64_t i) { return targets[i] < n; }); e != UINT64_MAX)
     fail("edge " + std::to_string(e + 1) + ": target id " + std::to_string(std::uint64_t{targets[e]} + 1) +
-         " is out of range 1.." + std::to_string(h.n));
-  if (const auto t = first_failing(pc, h.k, [&](std::uint64_t i) { return tokens[i] < n; }); t != UINT64_MAX)
+         " is out of range 1.." + std::to_string(n));
+  if (const auto t = first_failing(pc, k, [&](std::uint64_t i) { return tokens[i] < n; }); t != UINT64_MAX)
     fail("token " + std::to_string(t + 1) + ": node id " + std::to_string(std::uint64_t{tokens[t]} + 1) +
-         " is out of range 1.." + std::to_string(h.n));
-  if (layered) {
-    const auto* lb = reinterpret_cast<const node_t*>(found[kLayers]);
-    const std::uint64_t layers = counts[kLayers] - 1;
-    if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
-    if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
-      fail("layer " + std::to_string(l) + " is empty or out of order");
-    // Degree runs, when present: covering 0..N in order first, so that the
-    // pass below can walk them beside the layers.
-    const auto* rb = reinterpret_cast<const node_t*>(found[kDegreeRuns]);
-    const std::uint64_t runs = rb ? counts[kDegreeRuns] - 1 : 0;
-    if (rb) {
-      if (rb[0] != 0 || rb[runs] != n) fail("degree runs do not cover nodes 1..N");
-      if (const auto r = first_failing(pc, runs, [&](std::uint64_t i) { return rb[i] < rb[i + 1]; }); r != UINT64_MAX)
-        fail("degree run " + std::to_string(r) + " is empty or out of order");
-    }
-    // The run holding node u (rb set).
-    const auto run_of = [&](std::size_t u) {
-      return static_cast<std::size_t>(std::upper_bound(rb, rb + runs + 1, u) - rb) - 1;
-    };
-    // Every edge must point into a later layer: that makes the graph a DAG
-    // and the stored layers a valid order, so solving can skip layering.
-    // Every run must lie in one layer and hold one out-degree: the mex pass
-    // takes its rows at a fixed stride. One walk over the nodes does both.
-    FirstFailure bad_node, bad_run;
-    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-      std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
-      std::size_t r = rb ? run_of(b) : 0;
-      bool runs_ok = rb != nullptr;
-      for (std::size_t u = b; u < e; ++u) {
-        while (u >= lb[l + 1]) ++l;
-        if (runs_ok) {
-          while (u >= rb[r + 1]) ++r;
-          if ((u == lb[l] && u != rb[r]) || off[u + 1] - off[u] != off[rb[r] + 1] - off[rb[r]]) {
-            bad_run.offer(u);
-            runs_ok = false;
-          }
+         " is out of range 1.." + std::to_string(n));
+}
+
+// Layers well formed with every edge pointing to a later layer (which makes
+// the graph a DAG), and degree runs, when present, true to the offsets.
+void check_layers(const CsrView& g, std::span<const node_t> layer_begin, std::span<const node_t> degree_runs,
+                  const ParallelConfig& pc, const Fail& fail) {
+  const edge_t* const off = g.offsets;
+  const node_t* const targets = g.targets;
+  const node_t n = g.n;
+  const node_t* const lb = layer_begin.data();
+  const std::uint64_t layers = layer_begin.size() - 1;
+  const node_t* const rb = degree_runs.empty() ? nullptr : degree_runs.data();
+  const std::uint64_t runs = rb ? degree_runs.size() - 1 : 0;
+  if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
+  if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
+    fail("layer " + std::to_string(l) + " is empty or out of order");
+  // Degree runs, when present: covering 0..N in order first, so that the
+  // pass below can walk them beside the layers.
+  if (rb) {
+    if (rb[0] != 0 || rb[runs] != n) fail("degree runs do not cover nodes 1..N");
+    if (const auto r = first_failing(pc, runs, [&](std::uint64_t i) { return rb[i] < rb[i + 1]; }); r != UINT64_MAX)
+      fail("degree run " + std::to_string(r) + " is empty or out of order");
+  }
+  // The run holding node u (rb set).
+  const auto run_of = [&](std::size_t u) {
+    return static_cast<std::size_t>(std::upper_bound(rb, rb + runs + 1, u) - rb) - 1;
+  };
+  // Every edge must point into a later layer: that makes the graph a DAG
+  // and the stored layers a valid order, so solving can skip layering.
+  // Every run must lie in one layer and hold one out-degree: the mex pass
+  // takes its rows at a fixed stride. One walk over the nodes does both.
+  FirstFailure bad_node, bad_run;
+  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+    std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
+    std::size_t r = rb ? run_of(b) : 0;
+    bool runs_ok = rb != nullptr;
+    for (std::size_t u = b; u < e; ++u) {
+      while (u >= lb[l + 1]) ++l;
+      if (runs_ok) {
+        while (u >= rb[r + 1]) ++r;
+        if ((u == lb[l] && u != rb[r]) || off[u + 1] - off[u] != off[rb[r] + 1] - off[rb[r]]) {
+          bad_run.offer(u);
+          runs_ok = false;
         }
-        for (edge_t i = off[u]; i < off[u + 1]; ++i)
-          if (targets[i] < lb[l + 1]) {
-            bad_node.offer(u);
-            return;
-          }
       }
-    });
-    if (bad_node.any())
-      fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
-    if (bad_run.any()) {
-      const std::size_t u = bad_run.get(), first = rb[run_of(u)];
-      if (u != first && std::binary_search(lb, lb + layers + 1, u))
-        fail("degree runs: node " + std::to_string(u + 1) + " starts a layer inside the run from node " +
-             std::to_string(first + 1));
-      fail("degree runs: node " + std::to_string(u + 1) + " has out-degree " + std::to_string(off[u + 1] - off[u]) +
-           ", but the run it lies in (from node " + std::to_string(first + 1) + ") has out-degree " +
-           std::to_string(off[first + 1] - off[first]));
+      for (edge_t i = off[u]; i < off[u + 1]; ++i)
+        if (targets[i] < lb[l + 1]) {
+          bad_node.offer(u);
+          return;
+        }
     }
-    const auto* orig = reinterpret_cast<const node_t*>(found[kOriginalIds]);
-    std::vector<std::atomic<std::uint64_t>> seen((h.n + 63) / 64);
-    if (const auto i = first_failing(pc, h.n,
-                                     [&](std::uint64_t u) {
-                                       if (orig[u] >= n) return false;
-                                       const std::uint64_t bit = std::uint64_t{1} << (orig[u] % 64);
-                                       return (seen[orig[u] / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
-                                     });
-        i != UINT64_MAX)
-      fail("original ids are not a permutation of 1..N (at node " + std::to_string(i + 1) + ")");
-    g.layers.begin = {lb, static_cast<std::size_t>(counts[kLayers])};
-    if (rb) g.layers.degree_runs = {rb, static_cast<std::size_t>(counts[kDegreeRuns])};
-    g.original_ids = {orig, static_cast<std::size_t>(h.n)};
+  });
+  if (bad_node.any())
+    fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
+  if (bad_run.any()) {
+    const std::size_t u = bad_run.get(), first = rb[run_of(u)];
+    if (u != first && std::binary_search(lb, lb + layers + 1, u))
+      fail("degree runs: node " + std::to_string(u + 1) + " starts a layer inside the run from node " +
+           std::to_string(first + 1));
+    fail("degree runs: node " + std::to_string(u + 1) + " has out-degree " + std::to_string(off[u + 1] - off[u]) +
+         ", but the run it lies in (from node " + std::to_string(first + 1) + ") has out-degree " +
+         std::to_string(off[first + 1] - off[first]));
+  }
+}
+
+void check_original_ids(std::span<const node_t> original_ids, const ParallelConfig& pc, const Fail& fail) {
+  const node_t* const orig = original_ids.data();
+  const std::uint64_t count = original_ids.size();
+  const auto n = static_cast<node_t>(count);
+  std::vector<std::atomic<std::uint64_t>> seen((count + 63) / 64);
+  if (const auto i = first_failing(pc, count,
+                                   [&](std::uint64_t u) {
+                                     if (orig[u] >= n) return false;
+                                     const std::uint64_t bit = std::uint64_t{1} << (orig[u] % 64);
+                                     return (seen[orig[u] / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+                                   });
+      i != UINT64_MAX)
+    fail("original ids are not a permutation of 1..N (at node " + std::to_string(i + 1) + ")");
+}
+
+}  // namespace
+
+GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
+  if (timer) timer->start("validate");
+  const Fail fail{name};
+  const Header h = check_header(bytes, fail);
+  const Sections t = check_sections(bytes, h, fail);
+  const auto at = [&](std::uint32_t kind) { return reinterpret_cast<const node_t*>(t.found[kind]); };
+  const auto count = [&](std::uint32_t kind) { return static_cast<std::size_t>(t.counts[kind]); };
+  GcsrGame g;
+  g.game.graph = {static_cast<node_t>(h.n), h.m, reinterpret_cast<const edge_t*>(t.found[kOffsets]), at(kTargets)};
+  g.game.tokens = {at(kTokens), static_cast<std::size_t>(h.k)};
+  check_arrays(g.game.graph, g.game.tokens, pc, fail);  // offsets first: the other checks index by them
+  if (h.flags & kFlagLayered) {
+    g.layers.begin = {at(kLayers), count(kLayers)};
+    if (at(kDegreeRuns)) g.layers.degree_runs = {at(kDegreeRuns), count(kDegreeRuns)};
+    check_layers(g.game.graph, g.layers.begin, g.layers.degree_runs, pc, fail);
+    g.original_ids = {at(kOriginalIds), static_cast<std::size_t>(h.n)};
+    check_original_ids(g.original_ids, pc, fail);
   }
   if (timer) timer->stop();
   return g;
