@@ -56,16 +56,38 @@ void print_histogram(const char* title, const Histogram& h) {
                   static_cast<unsigned long long>(Histogram::high(b)), static_cast<unsigned long long>(h.count[b]));
 }
 
-int run_info(const InfoOptions& o) {
-  const ParallelConfig pc{resolve_threads(o.threads)};
-  PhaseTimer timer;
-  timer.start("map input");
-  const MappedFile in(o.input);
-  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
-  const CsrView& g = game.view.graph;
+// What info reports, gathered once, printed as text or JSON.
+struct Facts {
+  std::string file;
+  const char* format = "";
+  std::size_t bytes = 0;
+  node_t n = 0;
+  edge_t m = 0;
+  std::size_t k = 0;
+  bool layered = false;
+  std::size_t degree_runs = 0;  // runs of equal out-degree a layered file stores (0: none stored)
+  std::size_t depth = 0;
+  std::uint64_t widest = 0;
+  Histogram degree, values;
+  std::vector<PhaseTimer::Phase> phases;
+  double per_edge() const { return m ? static_cast<double>(bytes) / static_cast<double>(m) : 0.0; }
+  double mean_degree() const { return n ? degree.sum / n : 0.0; }
+};
 
-  // Layered again even when the file stores layers: a file's layers need
-  // only respect the edges, and the depth is the graph's, not the file's.
+// Layers the graph again even when the file stores layers (a file's layers
+// need only respect the edges, and the depth is the graph's, not the
+// file's), takes every SG value, and sums the distributions.
+Facts gather(const MappedFile& in, const LoadedGame& game, const ParallelConfig& pc, PhaseTimer& timer) {
+  const CsrView& g = game.view.graph;
+  Facts f;
+  f.file = in.name();
+  f.format = game.format;
+  f.bytes = in.bytes().size();
+  f.n = g.n;
+  f.m = g.m;
+  f.k = game.view.tokens.size();
+  f.layered = !game.layers.empty();
+  f.degree_runs = game.layers.degree_runs.empty() ? 0 : game.layers.degree_runs.size() - 1;
   timer.start("layering");
   const Layers computed = naming_cycles(in.name(), [&] { return compute_layers(g, pc); });
   const LayerView layers{computed.order.data(), computed.begin, {}};
@@ -73,55 +95,67 @@ int run_info(const InfoOptions& o) {
   SgValues sg(g.n, g.m);
   level_mex(g, layers, pc, sg);
   timer.start("statistics");
-  std::uint64_t widest = 0;
-  for (std::size_t l = 0; l < layers.count(); ++l) widest = std::max<std::uint64_t>(widest, layers.width(l));
-  Histogram degree, values;
-  for (node_t u = 0; u < g.n; ++u) degree.add(g.degree(u));
+  f.depth = layers.count();
+  for (std::size_t l = 0; l < layers.count(); ++l) f.widest = std::max<std::uint64_t>(f.widest, layers.width(l));
+  for (node_t u = 0; u < g.n; ++u) f.degree.add(g.degree(u));
   sg.visit([&](auto v) {
-    for (auto x : v) values.add(x);
+    for (auto x : v) f.values.add(x);
   });
   timer.stop();
+  f.phases = timer.phases();
+  return f;
+}
 
-  const std::size_t bytes = in.bytes().size();
-  // Runs of equal out-degree a layered file stores (0: none stored).
-  const std::size_t runs = game.layers.degree_runs.empty() ? 0 : game.layers.degree_runs.size() - 1;
-  const double per_edge = g.m ? static_cast<double>(bytes) / static_cast<double>(g.m) : 0.0;
-  if (o.json) {
-    std::string phases;
-    for (const auto& [name, start, seconds] : timer.phases())
-      phases += (phases.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(seconds);
-    std::printf(
-        "{\"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
-        "\"m\": %llu, \"k\": %zu, \"layered\": %s, \"degree_runs\": %zu, \"depth\": %zu, \"widest_layer\": %llu, "
-        "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
-        "\"sg\": {\"max\": %llu, \"histogram\": %s}, \"seconds\": {%s}}\n",
-        json_string(in.name()).c_str(), game.format, bytes, per_edge, g.n, static_cast<unsigned long long>(g.m),
-        game.view.tokens.size(), game.layers.empty() ? "false" : "true", runs, layers.count(),
-        static_cast<unsigned long long>(widest), static_cast<unsigned long long>(degree.max),
-        g.n ? degree.sum / g.n : 0.0, histogram_json(degree).c_str(), static_cast<unsigned long long>(values.max),
-        histogram_json(values).c_str(), phases.c_str());
-    return kOk;
-  }
-  std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", in.name().c_str(), game.format, bytes, per_edge);
-  std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", g.n, static_cast<unsigned long long>(g.m),
-              game.view.tokens.size());
-  if (game.layers.empty()) {
+void print_json(const Facts& f) {
+  std::string phases;
+  for (const auto& [name, start, seconds] : f.phases)
+    phases += (phases.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(seconds);
+  std::printf(
+      "{\"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
+      "\"m\": %llu, \"k\": %zu, \"layered\": %s, \"degree_runs\": %zu, \"depth\": %zu, \"widest_layer\": %llu, "
+      "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
+      "\"sg\": {\"max\": %llu, \"histogram\": %s}, \"seconds\": {%s}}\n",
+      json_string(f.file).c_str(), f.format, f.bytes, f.per_edge(), f.n, static_cast<unsigned long long>(f.m), f.k,
+      f.layered ? "true" : "false", f.degree_runs, f.depth, static_cast<unsigned long long>(f.widest),
+      static_cast<unsigned long long>(f.degree.max), f.mean_degree(), histogram_json(f.degree).c_str(),
+      static_cast<unsigned long long>(f.values.max), histogram_json(f.values).c_str(), phases.c_str());
+}
+
+void print_text(const Facts& f) {
+  std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", f.file.c_str(), f.format, f.bytes, f.per_edge());
+  std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", f.n, static_cast<unsigned long long>(f.m),
+              f.k);
+  if (!f.layered) {
     std::printf("layered ids    no\n");
-  } else if (!game.layers.degree_runs.empty()) {
-    std::printf("layered ids    yes, %zu degree runs\n", runs);
+  } else if (f.degree_runs > 0) {
+    std::printf("layered ids    yes, %zu degree runs\n", f.degree_runs);
   } else {
     std::printf("layered ids    yes, no degree runs (written before grundy stored them; `grundy convert` adds them)\n");
   }
-  std::printf("depth          %zu layers\nwidest layer   %llu nodes\n", layers.count(),
-              static_cast<unsigned long long>(widest));
+  std::printf("depth          %zu layers\nwidest layer   %llu nodes\n", f.depth,
+              static_cast<unsigned long long>(f.widest));
   std::printf("out-degree     max %llu, mean %.2f\nSG value       max %llu\n",
-              static_cast<unsigned long long>(degree.max), g.n ? degree.sum / g.n : 0.0,
-              static_cast<unsigned long long>(values.max));
-  print_histogram("out-degree distribution (range, nodes):", degree);
-  print_histogram("SG value distribution (range, nodes):", values);
+              static_cast<unsigned long long>(f.degree.max), f.mean_degree(),
+              static_cast<unsigned long long>(f.values.max));
+  print_histogram("out-degree distribution (range, nodes):", f.degree);
+  print_histogram("SG value distribution (range, nodes):", f.values);
   std::printf("time:");
-  for (const auto& [name, start, seconds] : timer.phases()) std::printf(" %s %.3f s;", name.c_str(), seconds);
+  for (const auto& [name, start, seconds] : f.phases) std::printf(" %s %.3f s;", name.c_str(), seconds);
   std::printf("\n");
+}
+
+int run_info(const InfoOptions& o) {
+  const ParallelConfig pc{resolve_threads(o.threads)};
+  PhaseTimer timer;
+  timer.start("map input");
+  const MappedFile in(o.input);
+  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
+  const Facts facts = gather(in, game, pc, timer);
+  if (o.json) {
+    print_json(facts);
+  } else {
+    print_text(facts);
+  }
   return kOk;
 }
 
