@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -98,20 +99,143 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// The report's folder, checked before hours of runs: not a file, creatable.
+void prepare_out_folder(const std::string& out) {
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+    throw InputError(out + ": --out names a file; bench writes a folder of reports there");
+  std::filesystem::create_directories(out, ec);
+  if (ec) throw InputError(out + ": cannot create the report folder: " + ec.message());
+}
+
+// One trial: a floor pass at the same thread count just before it (on a
+// machine whose neighbours come and go, a floor timed once per dataset could
+// measure a different machine), then load, solve and xor, timed by phase.
+struct Trial {
+  PhaseTimer timer;
+  SgValues sg;
+  double floor = 0;
+};
+
+Trial run_trial(const CsrView& g, const std::string& file, Algo algo, unsigned threads) {
+  Trial trial;
+  in_arena(threads, [&] {
+    const ParallelConfig pc{threads};
+    {
+      const SgValues values(g.n, g.m);  // freed before the solve: not in its peak memory
+      const auto floor_start = std::chrono::steady_clock::now();
+      volatile std::uint64_t sink = floor_gather(g, values, pc);
+      (void)sink;
+      trial.floor = seconds_since(floor_start);
+    }
+    trial.timer.start("load/validate");
+    const MappedFile f(file);
+    const GcsrGame loaded = read_gcsr(f.bytes(), file, pc);
+    trial.sg = solve_sg(loaded.game.graph, algo, pc, &trial.timer, loaded.layers);
+    trial.timer.start("xor");
+    volatile sg_t x = nim_sum(trial.sg, loaded.game.tokens);
+    (void)x;
+    trial.timer.stop();
+  });
+  return trial;
+}
+
+// The samples of a run's timed trials, phase by phase.
+struct Samples {
+  std::vector<std::pair<std::string, std::vector<double>>> phases;
+  std::vector<double> totals, sgs, floors, ratios;
+
+  void add(const Trial& trial) {
+    double total = 0, solve = 0;
+    for (const auto& ph : trial.timer.phases()) {
+      auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == ph.name; });
+      if (it == phases.end()) it = phases.insert(phases.end(), {ph.name, {}});
+      it->second.push_back(ph.seconds);
+      total += ph.seconds;
+      if (ph.name != "load/validate" && ph.name != "xor") solve += ph.seconds;
+    }
+    totals.push_back(total);
+    sgs.push_back(solve);
+    floors.push_back(trial.floor);
+    if (trial.floor > 0) ratios.push_back(solve / trial.floor);
+  }
+
+  void summarize_into(BenchRun& run) const {
+    for (const auto& [name, samples] : phases) run.phases.emplace_back(name, Spread::of(samples));
+    run.total = Spread::of(totals);
+    run.sg = Spread::of(sgs);
+    run.floor = Spread::of(floors);
+    run.ratio_to_floor = Spread::of(ratios).median;
+  }
+};
+
+// A dataset as the runs need it: mapped, validated, and its reference values
+// where the baseline fits.
+struct LoadedDataset {
+  BenchDataset info;
+  std::unique_ptr<MappedFile> file;
+  GcsrGame game;
+  bool use_baseline = false;
+  SgValues want;
+};
+
+LoadedDataset load_dataset(const Entry& e, const BenchOptions& o, const ParallelConfig& all) {
+  LoadedDataset d;
+  d.info = e.info;
+  if (!std::filesystem::exists(d.info.file)) {
+    std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", d.info.file.c_str(), d.info.generator.c_str());
+    write_generated(e.spec, d.info.file, d.info.layered, 1, all);
+  }
+  d.file = std::make_unique<MappedFile>(d.info.file);
+  d.game = read_gcsr(d.file->bytes(), d.info.file, all);
+  const CsrView& g = d.game.game.graph;
+  d.info.n = g.n;
+  d.info.m = g.m;
+  d.info.k = d.game.game.tokens.size();
+  d.use_baseline = g.m <= o.baseline_max_edges;
+  if (d.use_baseline) d.want = solve_sg(g, Algo::bgl, all);
+  return d;
+}
+
+// One run (dataset x engine x threads): a warm-up and o.trials timed trials,
+// every one verified. Nothing when a trial's values are wrong (said on stderr).
+std::optional<BenchRun> run_one(const LoadedDataset& d, Algo algo, unsigned t, const BenchOptions& o,
+                                const ParallelConfig& all, std::vector<double>& floor_samples) {
+  const CsrView& g = d.game.game.graph;
+  BenchRun run;
+  run.dataset = d.info.name;
+  run.algo = std::string(algo_name(algo));
+  run.threads = t;
+  run.trials = o.trials;
+  run.verified = d.use_baseline ? "baseline" : "mex rule";
+  Samples samples;
+  reset_peak_rss();
+  for (std::size_t trial = 0; trial <= o.trials; ++trial) {
+    Trial tr = run_trial(g, d.info.file, algo, t);
+    if (o.plant_error && g.n > 0) tr.sg.visit([](auto v) { v[0] ^= 1; });
+    // Every trial is checked, the warm-up included.
+    const auto bad = d.use_baseline ? compare_sg(tr.sg, d.want) : check_mex_rule(g, tr.sg, all);
+    if (bad) {
+      std::fprintf(stderr, "grundy: bench: %s: %s with %u threads: %s\n", d.info.name.c_str(), run.algo.c_str(), t,
+                   describe_mismatch(*bad, std::uint64_t{bad->node} + 1).c_str());
+      return std::nullopt;
+    }
+    if (trial == 0) continue;  // the warm-up is not timed
+    samples.add(tr);
+    floor_samples.push_back(tr.floor);
+  }
+  run.peak_rss_bytes = peak_rss_bytes();
+  samples.summarize_into(run);
+  return run;
+}
+
 int run_bench(BenchOptions o) {
   if (o.threads.empty()) o.threads = {1, resolve_threads(0)};
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   std::vector<Algo> algos;
   for (const auto& a : o.algos) algos.push_back(parse_algo(a));
-  // The report's folder, checked before hours of runs: not a file, creatable.
-  {
-    std::error_code ec;
-    if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_directory(o.out, ec))
-      throw InputError(o.out + ": --out names a file; bench writes a folder of reports there");
-    std::filesystem::create_directories(o.out, ec);
-    if (ec) throw InputError(o.out + ": cannot create the report folder: " + ec.message());
-  }
+  prepare_out_folder(o.out);
   const std::vector<Entry> entries = read_manifest(o);
   if (entries.empty()) {
     std::fprintf(stderr, "grundy: bench: no dataset of sizes/names asked for in %s\n", o.manifest.c_str());
@@ -130,98 +254,20 @@ int run_bench(BenchOptions o) {
   const ParallelConfig all{resolve_threads(0)};
 
   for (const Entry& e : entries) {
-    BenchDataset ds = e.info;
-    if (!std::filesystem::exists(ds.file)) {
-      std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", ds.file.c_str(), ds.generator.c_str());
-      write_generated(e.spec, ds.file, ds.layered, 1, all);
-    }
-    const MappedFile file(ds.file);
-    const GcsrGame game = read_gcsr(file.bytes(), ds.file, all);
-    const CsrView& g = game.game.graph;
-    ds.n = g.n;
-    ds.m = g.m;
-    ds.k = game.game.tokens.size();
-    // The reference values, once per dataset, where the baseline fits.
-    const bool use_baseline = g.m <= o.baseline_max_edges;
-    SgValues want;
-    if (use_baseline) want = solve_sg(g, Algo::bgl, all);
+    LoadedDataset d = load_dataset(e, o, all);
     std::map<unsigned, std::vector<double>> floor_samples;  // threads -> every paired floor pass
-
     for (Algo algo : algos) {
       for (unsigned t : o.threads) {
         if (algo != Algo::level && t != 1) continue;  // serial and bgl use one thread
-        std::fprintf(stderr, "grundy: bench: %s, %s, %u thread%s\n", ds.name.c_str(),
+        std::fprintf(stderr, "grundy: bench: %s, %s, %u thread%s\n", d.info.name.c_str(),
                      std::string(algo_name(algo)).c_str(), t, t == 1 ? "" : "s");
-        BenchRun run;
-        run.dataset = ds.name;
-        run.algo = std::string(algo_name(algo));
-        run.threads = t;
-        run.trials = o.trials;
-        run.verified = use_baseline ? "baseline" : "mex rule";
-        std::vector<std::pair<std::string, std::vector<double>>> phases;
-        std::vector<double> totals, sgs, floors, ratios;
-        reset_peak_rss();
-        for (std::size_t trial = 0; trial <= o.trials; ++trial) {
-          PhaseTimer timer;
-          SgValues sg;
-          double floor = 0;
-          in_arena(t, [&] {
-            const ParallelConfig pc{t};
-            // Each trial is paired with a floor pass at the same thread
-            // count just before it. On a machine whose neighbours come and
-            // go, a floor timed once per dataset, minutes before the trial
-            // (schema 1), could measure a different machine: wide-l's floor
-            // moved from 0.47 to 0.89 s between trials of one run.
-            {
-              const SgValues values(g.n, g.m);  // freed before the solve: not in its peak memory
-              const auto floor_start = std::chrono::steady_clock::now();
-              volatile std::uint64_t sink = floor_gather(g, values, pc);
-              (void)sink;
-              floor = seconds_since(floor_start);
-            }
-            timer.start("load/validate");
-            const MappedFile f(ds.file);
-            const GcsrGame loaded = read_gcsr(f.bytes(), ds.file, pc);
-            sg = solve_sg(loaded.game.graph, algo, pc, &timer, loaded.layers);
-            timer.start("xor");
-            volatile sg_t x = nim_sum(sg, loaded.game.tokens);
-            (void)x;
-            timer.stop();
-          });
-          if (o.plant_error && g.n > 0) sg.visit([](auto v) { v[0] ^= 1; });
-          // Every trial is checked, the warm-up included.
-          const auto bad = use_baseline ? compare_sg(sg, want) : check_mex_rule(g, sg, all);
-          if (bad) {
-            std::fprintf(stderr, "grundy: bench: %s: %s with %u threads: %s\n", ds.name.c_str(), run.algo.c_str(), t,
-                         describe_mismatch(*bad, std::uint64_t{bad->node} + 1).c_str());
-            return kMismatch;
-          }
-          if (trial == 0) continue;  // the warm-up is not timed
-          double total = 0, solve = 0;
-          for (const auto& ph : timer.phases()) {
-            auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == ph.name; });
-            if (it == phases.end()) it = phases.insert(phases.end(), {ph.name, {}});
-            it->second.push_back(ph.seconds);
-            total += ph.seconds;
-            if (ph.name != "load/validate" && ph.name != "xor") solve += ph.seconds;
-          }
-          totals.push_back(total);
-          sgs.push_back(solve);
-          floors.push_back(floor);
-          if (floor > 0) ratios.push_back(solve / floor);
-          floor_samples[t].push_back(floor);
-        }
-        run.peak_rss_bytes = peak_rss_bytes();
-        for (auto& [name, samples] : phases) run.phases.emplace_back(name, Spread::of(samples));
-        run.total = Spread::of(totals);
-        run.sg = Spread::of(sgs);
-        run.floor = Spread::of(floors);
-        run.ratio_to_floor = Spread::of(ratios).median;
-        report.runs.push_back(run);
+        std::optional<BenchRun> run = run_one(d, algo, t, o, all, floor_samples[t]);
+        if (!run) return kMismatch;
+        report.runs.push_back(std::move(*run));
       }
     }
-    for (const auto& [t, samples] : floor_samples) ds.floor[t] = Spread::of(samples);
-    report.datasets.push_back(ds);
+    for (const auto& [t, samples] : floor_samples) d.info.floor[t] = Spread::of(samples);
+    report.datasets.push_back(d.info);
   }
   report.finish();
   report.write(o.out);
