@@ -210,84 +210,104 @@ void check_spec(const GenSpec& s) {
   if (generated_edges(s) > 0 && s.nodes < 2) throw std::invalid_argument("edges need at least two nodes");
 }
 
+namespace {
+
+using Report = std::function<void(std::uint64_t)>;
+
+// kron: edges come from a distribution over pairs, not per source: count the
+// sources' degrees, scatter, then sort each row so that the bytes do not
+// depend on which thread placed which edge.
+void kron_rows(const GenSpec& s, const Permutation& id_of, const GameBuffers& out, const ParallelConfig& pc,
+               const Report& report) {
+  const std::uint64_t n = s.nodes, m = generated_edges(s);
+  int scale = 1;
+  while ((std::uint64_t{1} << scale) < n) ++scale;
+  auto oriented = [&](std::uint64_t e) {
+    auto [x, y] = kron_edge(s.seed, e, n, scale);
+    const std::uint64_t rx = id_of.inverse(x), ry = id_of.inverse(y);
+    return rx < ry ? std::pair{x, y} : std::pair{y, x};
+  };
+  std::fill_n(out.offsets, n + 1, 0);
+  for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      std::atomic_ref<edge_t>(out.offsets[oriented(i).first + 1]).fetch_add(1, std::memory_order_relaxed);
+  });
+  prefix_sum(out.offsets, n);
+  Array<edge_t> cursor(out.offsets, out.offsets + n);
+  for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const auto [x, y] = oriented(i);
+      out.targets[std::atomic_ref<edge_t>(cursor[x]).fetch_add(1, std::memory_order_relaxed)] = static_cast<node_t>(y);
+    }
+    report(e - b);
+  });
+  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t u = b; u < e; ++u) std::sort(out.targets + out.offsets[u], out.targets + out.offsets[u + 1]);
+  });
+}
+
+// Every other shape: each rank's degree and targets come from the shape's
+// model, so each id's row is made independently (parallel, deterministic).
+void ranked_rows(const GenSpec& s, const Permutation& id_of, const GameBuffers& out, const ParallelConfig& pc,
+                 const Report& report) {
+  const std::uint64_t n = s.nodes, m = generated_edges(s);
+  const RankModel model{s, n, m};
+  Array<edge_t> pl;
+  if (s.shape == Shape::powerlaw) pl = powerlaw_starts(n, m, s.seed);
+  const auto start = [&](std::uint64_t r) { return pl.empty() ? model.start(r) : pl[r]; };
+  // The ranks of ids [b, e), as SIMD batches (Permutation::apply_inverse).
+  PerThread<std::vector<node_t>> rank_buffers;
+  const auto ranks_of = [&](std::size_t b, std::size_t e) -> const node_t* {
+    std::vector<node_t>& ranks = rank_buffers.local();
+    ranks.resize(e - b);
+    for (std::size_t u = b; u < e; ++u) ranks[u - b] = static_cast<node_t>(u);
+    id_of.apply_inverse(ranks.data(), ranks.size());
+    return ranks.data();
+  };
+  // offsets by id: the degree of each id's rank, then a prefix sum.
+  out.offsets[0] = 0;
+  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+    const node_t* rank = ranks_of(b, e);
+    for (std::size_t u = b; u < e; ++u) out.offsets[u + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
+  });
+  prefix_sum(out.offsets, n);
+  // Each id's row, independently: parallel and deterministic. The rows
+  // first get target ranks, then a block's worth of them at once is mapped
+  // to ids (Permutation::apply runs as SIMD over a batch).
+  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+    const node_t* rank = ranks_of(b, e);
+    for (std::size_t u = b; u < e; ++u) {
+      const std::uint64_t r = rank[u - b];
+      node_t* row = out.targets + out.offsets[u];
+      const std::uint64_t d = out.offsets[u + 1] - out.offsets[u];
+      for (std::uint64_t j = 0; j < d; ++j) row[j] = static_cast<node_t>(model.target(r, j));
+    }
+    id_of.apply(out.targets + out.offsets[b], out.offsets[e] - out.offsets[b]);
+    report(out.offsets[e] - out.offsets[b]);
+  });
+}
+
+void place_tokens(const GenSpec& s, const GameBuffers& out) {
+  for (std::uint64_t t = 0; t < s.tokens; ++t)
+    out.tokens[t] = static_cast<node_t>(below(mix(s.seed, kTokenStream, t), s.nodes));
+}
+
+}  // namespace
+
 void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfig& pc,
                    const std::function<void(std::uint64_t)>& progress) {
   check_spec(s);
-  const std::uint64_t n = s.nodes, m = generated_edges(s);
-  const Permutation id_of(n, s.seed ^ kPermStream);  // rank -> id
+  const Permutation id_of(s.nodes, s.seed ^ kPermStream);  // rank -> id
   std::atomic<std::uint64_t> done{0};
-  const auto report = [&](std::uint64_t edges) {
+  const Report report = [&](std::uint64_t edges) {
     if (progress) progress(done.fetch_add(edges, std::memory_order_relaxed) + edges);
   };
-
   if (s.shape == Shape::kron) {
-    // Edges come from a distribution over pairs, not per source: count the
-    // sources' degrees, scatter, then sort each row so that the bytes do not
-    // depend on which thread placed which edge.
-    int scale = 1;
-    while ((std::uint64_t{1} << scale) < n) ++scale;
-    auto oriented = [&](std::uint64_t e) {
-      auto [x, y] = kron_edge(s.seed, e, n, scale);
-      const std::uint64_t rx = id_of.inverse(x), ry = id_of.inverse(y);
-      return rx < ry ? std::pair{x, y} : std::pair{y, x};
-    };
-    std::fill_n(out.offsets, n + 1, 0);
-    for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i)
-        std::atomic_ref<edge_t>(out.offsets[oriented(i).first + 1]).fetch_add(1, std::memory_order_relaxed);
-    });
-    prefix_sum(out.offsets, n);
-    Array<edge_t> cursor(out.offsets, out.offsets + n);
-    for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
-        const auto [x, y] = oriented(i);
-        out.targets[std::atomic_ref<edge_t>(cursor[x]).fetch_add(1, std::memory_order_relaxed)] =
-            static_cast<node_t>(y);
-      }
-      report(e - b);
-    });
-    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t u = b; u < e; ++u) std::sort(out.targets + out.offsets[u], out.targets + out.offsets[u + 1]);
-    });
+    kron_rows(s, id_of, out, pc, report);
   } else {
-    const RankModel model{s, n, m};
-    Array<edge_t> pl;
-    if (s.shape == Shape::powerlaw) pl = powerlaw_starts(n, m, s.seed);
-    const auto start = [&](std::uint64_t r) { return pl.empty() ? model.start(r) : pl[r]; };
-    // The ranks of ids [b, e), as SIMD batches (Permutation::apply_inverse).
-    PerThread<std::vector<node_t>> rank_buffers;
-    const auto ranks_of = [&](std::size_t b, std::size_t e) -> const node_t* {
-      std::vector<node_t>& ranks = rank_buffers.local();
-      ranks.resize(e - b);
-      for (std::size_t u = b; u < e; ++u) ranks[u - b] = static_cast<node_t>(u);
-      id_of.apply_inverse(ranks.data(), ranks.size());
-      return ranks.data();
-    };
-    // offsets by id: the degree of each id's rank, then a prefix sum.
-    out.offsets[0] = 0;
-    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-      const node_t* rank = ranks_of(b, e);
-      for (std::size_t u = b; u < e; ++u)
-        out.offsets[u + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
-    });
-    prefix_sum(out.offsets, n);
-    // Each id's row, independently: parallel and deterministic. The rows
-    // first get target ranks, then a block's worth of them at once is mapped
-    // to ids (Permutation::apply runs as SIMD over a batch).
-    for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-      const node_t* rank = ranks_of(b, e);
-      for (std::size_t u = b; u < e; ++u) {
-        const std::uint64_t r = rank[u - b];
-        node_t* row = out.targets + out.offsets[u];
-        const std::uint64_t d = out.offsets[u + 1] - out.offsets[u];
-        for (std::uint64_t j = 0; j < d; ++j) row[j] = static_cast<node_t>(model.target(r, j));
-      }
-      id_of.apply(out.targets + out.offsets[b], out.offsets[e] - out.offsets[b]);
-      report(out.offsets[e] - out.offsets[b]);
-    });
+    ranked_rows(s, id_of, out, pc, report);
   }
-  for (std::uint64_t t = 0; t < s.tokens; ++t)
-    out.tokens[t] = static_cast<node_t>(below(mix(s.seed, kTokenStream, t), n));
+  place_tokens(s, out);
 }
 
 OwnedGame generate(const GenSpec& s, const ParallelConfig& pc) {
