@@ -7,6 +7,7 @@
 #include <random>
 #include <span>
 
+#include "presets.hpp"
 #include "grundy/solve/bgl_baseline.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/gen/generator.hpp"
@@ -26,7 +27,7 @@ using test_support::make_game;
 // Tiny thresholds, so that small test graphs take the parallel paths too
 // (rounds split between threads, blocked scatter included) and the mex
 // pass's batches.
-ParallelConfig eager(unsigned threads) { return {threads, 8, 4, 0, 0, 0}; }
+ParallelConfig eager(unsigned threads) { return test_support::eager(threads); }
 
 // Runs f inside an arena of `threads` threads (more than cores is fine).
 template <class F>
@@ -64,7 +65,7 @@ TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
 // more holding 600 / threads edges is heavy enough (kron-l's narrow layers
 // hold 95% of its edges).
 ParallelConfig heavy_only(unsigned threads) {
-  ParallelConfig pc{threads, std::size_t{1} << 30, 4, 0, 0, 0};
+  ParallelConfig pc = test_support::eager(threads, std::size_t{1} << 30);
   pc.heavy_work = 600;
   return pc;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "presets.hpp"
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/formats/gcsr.hpp"
 #include "grundy/gen/generator.hpp"
@@ -25,7 +26,7 @@ using test_support::TempDir;
 
 std::string error_of(const std::string& bytes) {
   try {
-    read_gcsr(bytes, "f.gcsr", {2, 4, 4});
+    read_gcsr(bytes, "f.gcsr", test_support::loops(2, 4, 4));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -35,7 +36,7 @@ std::string error_of(const std::string& bytes) {
 TEST(Gcsr, RoundTripKeepsEveryArray) {
   TempDir dir;
   for (Shape s : {Shape::uniform, Shape::chain, Shape::kron}) {
-    const OwnedGame g = generate({s, 3000, 20000, 9, 4});
+    const OwnedGame g = generate({.shape = s, .nodes = 3000, .edges = 20000, .tokens = 9, .seed = 4});
     write_gcsr(dir.file("g.gcsr"), g.view());
     const std::string bytes = read_file(dir.file("g.gcsr"));
     const GcsrGame f = read_gcsr(bytes, "g", {1});
@@ -96,13 +97,13 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
       const SgValues got = level_sg(f.game.graph, {1}, nullptr, stored);
       for (node_t u = 0; u < g.n; ++u) ASSERT_EQ(got[u], want[f.original_ids[u]]) << how;
       // The mex pass's batches, which layered ids take on large graphs only.
-      const SgValues batched = level_sg(f.game.graph, {1, 4096, 1024, 0, 0, 0}, nullptr, stored);
+      const SgValues batched = level_sg(f.game.graph, test_support::eager(1, 4096, 1024), nullptr, stored);
       ASSERT_EQ(batched.to_vector(), got.to_vector()) << how;
       // Layers split between threads, into pieces that start mid-run.
       for (unsigned threads : {2u, 3u}) {
         SgValues split;
         tbb::task_arena(static_cast<int>(threads)).execute([&] {
-          split = level_sg(f.game.graph, {threads, 8, 5, 0, 0, 0}, nullptr, stored);
+          split = level_sg(f.game.graph, test_support::eager(threads, 8, 5), nullptr, stored);
         });
         ASSERT_EQ(split.to_vector(), got.to_vector()) << how << ", " << threads << " threads";
       }

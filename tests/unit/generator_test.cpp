@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "presets.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/gen/permutation.hpp"
@@ -52,11 +53,11 @@ TEST(Permutation, IsABijectionWithItsInverse) {
 
 TEST(Generator, SameSeedSameGraphForEveryThreadCount) {
   for (Shape s : kAll) {
-    const GenSpec spec{s, 3000, 20000, 17, 42, 6};
+    const GenSpec spec{.shape = s, .nodes = 3000, .edges = 20000, .tokens = 17, .seed = 42, .layers = 6};
     const OwnedGame one = generate(spec, {1});
     for (unsigned threads : {2u, 3u}) {
       tbb::task_arena arena(static_cast<int>(threads));
-      arena.execute([&] { EXPECT_TRUE(same(generate(spec, {threads, 64, 16}), one)) << shape_name(s); });
+      arena.execute([&] { EXPECT_TRUE(same(generate(spec, test_support::loops(threads, 64, 16)), one)) << shape_name(s); });
     }
     EXPECT_EQ(one.targets.size(), generated_edges(spec));
     EXPECT_EQ(one.tokens.size(), 17u);
@@ -68,7 +69,7 @@ TEST(Generator, SameSeedSameGraphForEveryThreadCount) {
 
 TEST(Generator, EveryShapeIsADagWithoutSelfLoops) {
   for (Shape s : kAll) {
-    const OwnedGame g = generate({s, 2000, 12000, 3, 7, 5});
+    const OwnedGame g = generate({.shape = s, .nodes = 2000, .edges = 12000, .tokens = 3, .seed = 7, .layers = 5});
     for (node_t u = 0; u < g.n; ++u)
       for (node_t v : g.graph().successors(u)) ASSERT_NE(u, v) << shape_name(s);
     EXPECT_NO_THROW(serial_sg(g.graph())) << shape_name(s);

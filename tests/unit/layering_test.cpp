@@ -11,6 +11,7 @@
 #include <memory>
 #include <random>
 
+#include "presets.hpp"
 #include "grundy/primitives/blocked_scatter.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/gen/generator.hpp"
@@ -156,7 +157,7 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
     compute_layers(g.graph(), {1}, want, InDegreeWidth::wide);
     for (unsigned threads : {1u, 2u, 3u}) {
       // Tiny thresholds: rounds split between threads (blocked scatter).
-      const ParallelConfig pc{threads, 8, 4, 0};
+      const ParallelConfig pc = test_support::eager_loops(threads);
       for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
         Layers got;
         tbb::task_arena(static_cast<int>(threads)).execute([&] { compute_layers(g.graph(), pc, got, width); });
@@ -215,7 +216,7 @@ TEST(Layering, NarrowCountersReportACycle) {
     Layers layers;
     try {
       tbb::task_arena(static_cast<int>(threads)).execute([&] {
-        compute_layers(g.graph(), {threads, 8, 4, 0}, layers, InDegreeWidth::narrow);
+        compute_layers(g.graph(), test_support::eager_loops(threads), layers, InDegreeWidth::narrow);
       });
       ADD_FAILURE() << "no cycle reported";
     } catch (const CycleError& e) {
@@ -307,7 +308,7 @@ TEST(ParallelConfig, RoundsSplitOnSmallerGraphsFromFourThreads) {
   EXPECT_FALSE(ParallelConfig{16}.splits_rounds_of(100000));
   EXPECT_TRUE(ParallelConfig{2}.splits_rounds_of(std::size_t{1} << 21));
   // The tests' eager configs (min_parallel_graph 0) split at any count.
-  EXPECT_TRUE((ParallelConfig{4, 8, 4, 0}).splits_rounds_of(10));
+  EXPECT_TRUE(test_support::eager_loops(4).splits_rounds_of(10));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include "presets.hpp"
 #include "grundy/solve/bgl_baseline.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/solve/layering.hpp"
@@ -28,7 +29,7 @@ TEST(LongDifferential, EveryShapeEveryThreadCount) {
       ASSERT_EQ(bgl_sg(g.graph()).to_vector(), want) << shape_name(s) << " seed " << seed;
       for (unsigned threads = 1; threads <= 4; ++threads) {
         tbb::task_arena arena(static_cast<int>(threads));
-        const ParallelConfig pc{threads, 16, 8, 0, 0, 0};
+        const ParallelConfig pc = test_support::eager(threads, 16, 8);
         const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
         ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
       }
@@ -50,7 +51,7 @@ TEST(LongDifferential, NarrowCountersEveryShape) {
       const auto want = serial_sg(g.graph()).to_vector();
       for (unsigned threads = 1; threads <= 3; ++threads) {
         tbb::task_arena arena(static_cast<int>(threads));
-        const ParallelConfig pc{threads, 16, 8, 0, 0, 0};
+        const ParallelConfig pc = test_support::eager(threads, 16, 8);
         const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
         ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
       }

@@ -1,0 +1,34 @@
+// Named engine configurations for tests, built with designated initialisers:
+// each says which thresholds it lowers, so that test-sized graphs take the
+// paths (parallel loops, split rounds, mex batches) that big ones take.
+#pragma once
+
+#include <cstddef>
+
+#include "grundy/primitives/parallel.hpp"
+
+namespace grundy::test_support {
+
+/// Every loop of `min_parallel` iterations or more parallel, in tasks of
+/// `grain`; rounds split and mex values batched on graphs of any size.
+inline ParallelConfig eager(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
+  return {.threads = threads,
+          .min_parallel = min_parallel,
+          .grain = grain,
+          .min_parallel_graph = 0,
+          .min_batch_graph = 0,
+          .min_batch_layered_graph = 0};
+}
+
+/// Like eager, but the mex pass left as it is (batches only where they pay).
+inline ParallelConfig eager_loops(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
+  return {.threads = threads, .min_parallel = min_parallel, .grain = grain, .min_parallel_graph = 0};
+}
+
+/// Loops only from `min_parallel` iterations, in tasks of `grain`; graph-size
+/// thresholds as in production.
+inline ParallelConfig loops(unsigned threads, std::size_t min_parallel, std::size_t grain) {
+  return {.threads = threads, .min_parallel = min_parallel, .grain = grain};
+}
+
+}  // namespace grundy::test_support
