@@ -51,6 +51,23 @@ TEST(Robustness, AStreamInstanceCutShortNeverShiftsTheOthersVerdicts) {
   EXPECT_EQ(got[4], s + "#5\twin");
 }
 
+TEST(Robustness, AStreamWhoseFirstInstanceIsDamagedIsStillReadLineByLine) {
+  // #1's header runs on into its first edge: the first line alone does not
+  // say how the stream is laid, the lines after it do.
+  TempDir dir;
+  std::string text = "3 2 1 1 2\n2 3\n1\n";                 // #1: lose, laid oddly but whole
+  for (int i = 0; i < 6; ++i) text += "2 1 2\n1 2\n1 1\n";  // #2..#7: lose
+  text += "3 2 2\n1 2\n2 3\n1\n";                           // #8: one of two tokens
+  text += "2 1 1\n1 2\n1\n";                                // #9: win
+  const std::string s = dir.write("s.txt", text);
+  const auto got = lines(run_grundy({"batch", "-q", s}).out);
+  ASSERT_EQ(got.size(), 9u);
+  EXPECT_EQ(got[0], s + "#1\tlose");
+  for (int i = 1; i < 7; ++i) EXPECT_EQ(got[i], s + "#" + std::to_string(i + 1) + "\tlose");
+  EXPECT_EQ(got[7].rfind(s + "#8\terror\t", 0), 0u) << got[7];
+  EXPECT_EQ(got[8], s + "#9\twin");
+}
+
 TEST(Robustness, AHeaderCutFromItsBodyLosesTheCountRatherThanGuessingIt) {
   // "3 3 3" alone could be #1's tokens (its header promising none) or #2's
   // header with its body lost: the instances after it are then named by

@@ -191,20 +191,24 @@ std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& st
 }
 
 TEST(StreamRecovery, NoVerdictIsEverFiledUnderAnotherInstancesName) {
-  // GRUNDY_STREAM_SEED and GRUNDY_STREAM_INSTANCES try other streams by hand.
+  // GRUNDY_STREAM_SEED, _INSTANCES, _PHASE and _FIRST_KIND try other streams
+  // by hand.
   const char* seed = std::getenv("GRUNDY_STREAM_SEED");
   const char* count = std::getenv("GRUNDY_STREAM_INSTANCES");
   const int kInstances = count ? std::atoi(count) : 20000;
+  const char* phase_env = std::getenv("GRUNDY_STREAM_PHASE");  // which of every 7 is damaged (0: the 7th)
+  const int phase = phase_env ? std::atoi(phase_env) % 7 : 0;
   std::mt19937 rng(seed ? static_cast<unsigned>(std::atoi(seed)) : 12345u);
   std::string text;
   std::map<int, std::string> truth;  // index -> verdict, for the instances that are valid as written
-  unsigned kind = 0;
+  const char* kind_env = std::getenv("GRUNDY_STREAM_FIRST_KIND");  // the first damage's kind
+  unsigned kind = kind_env ? static_cast<unsigned>(std::atoi(kind_env)) : 0;
   std::string starts;  // "index line kind" rows, for a look at a failure
   for (int i = 1; i <= kInstances; ++i) {
     const Instance g = random_instance(rng);
     starts += std::to_string(i) + " " + std::to_string(1 + std::count(text.begin(), text.end(), '\n')) + " " +
-              (i % 7 == 0 ? std::to_string(kind % 18) : "-") + "\n";
-    if (i % 7 == 0) {
+              (i % 7 == phase ? std::to_string(kind % 18) : "-") + "\n";
+    if (i % 7 == phase) {
       bool still_valid = false;
       text += damage(g, kind++, rng, still_valid);
       if (still_valid) truth[i] = verdict(g);

@@ -204,9 +204,22 @@ bool near(std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) <= 
 
 StreamFramer::StreamFramer(std::string_view text) : text_(text) {
   pos_ = content_line(text_, 0);
-  // A header alone on the first line (four tokens: a one-line instance with
-  // no edges, still laid one instance a line).
-  line_laid_ = pos_ < text_.size() && read_line(text_, pos_).count <= 4;
+  line_laid_ = pos_ < text_.size() && looks_line_laid();
+}
+
+// A header alone on the first line (four tokens: a one-line instance with
+// no edges, still laid one instance a line), or, when the first instance is
+// the damaged one, short lines nearly everywhere among the first ones: a
+// free-form stream puts many numbers on each line.
+bool StreamFramer::looks_line_laid() const {
+  if (read_line(text_, pos_).count <= 4) return true;
+  constexpr unsigned kLook = 64;
+  unsigned lines = 0, short_lines = 0;
+  for (std::size_t x = next_line(text_, pos_); x < text_.size() && lines < kLook; x = next_line(text_, x)) {
+    ++lines;
+    short_lines += read_line(text_, x).count <= 4;
+  }
+  return lines >= 8 && short_lines * 8 >= lines * 7;
 }
 
 auto StreamFramer::frame(std::size_t line) const -> Frame {

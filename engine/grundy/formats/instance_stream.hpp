@@ -5,7 +5,8 @@
 // cannot notice that, and then later instances would be given verdicts that
 // are not their own. StreamFramer therefore also reads the stream's layout:
 //
-// - A stream whose first line holds at most four tokens is *line-laid*: every
+// - A stream whose first line holds at most four tokens (or, its first
+//   instance damaged, whose first lines nearly all do) is *line-laid*: every
 //   header is three numbers alone on a line, and every instance ends at a
 //   line end. An instance is framed only when its count ends at a line end
 //   and the next non-blank line is a header whose own count also ends at a
@@ -75,6 +76,7 @@ class StreamFramer {
     std::size_t end = 0;   // after the last number
     std::size_t next = 0;  // the next line with a token (the text's size: none)
   };
+  bool looks_line_laid() const;
   Frame frame(std::size_t line) const;
   Frame whole_frame(std::size_t line) const;
   bool frames_clean(std::size_t line) const;
