@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -174,9 +173,10 @@ void TempFile::commit() {
     // target: link() cannot replace a file, rename() can.
     const std::string dir = folder_of(target_);
     for (int attempt = 0; attempt < 100 && temp_.empty(); ++attempt) {
-      char suffix[16];
-      std::snprintf(suffix, sizeof suffix, "%06x", static_cast<unsigned>(std::rand()) & 0xffffff);
-      const std::string name = dir + "/.grundy-" + std::to_string(::getpid()) + "-" + suffix;
+      // Unique within this process by the counter, across processes by the pid.
+      static std::atomic<unsigned> next_name{0};
+      const std::string name =
+          dir + "/.grundy-" + std::to_string(::getpid()) + "-" + std::to_string(next_name.fetch_add(1));
       const int slot = take_slot(name);
       const std::string proc = "/proc/self/fd/" + std::to_string(fd);
       if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {

@@ -1,7 +1,6 @@
 #include "grundy/jobs/batch.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -18,7 +17,6 @@
 #include "grundy/solve/level_solver.hpp"
 #include "grundy/io/mapped_file.hpp"
 #include "grundy/core/memory_budget.hpp"
-#include "grundy/io/output_file.hpp"
 #include "grundy/primitives/parallel.hpp"
 #include "grundy/primitives/pipeline.hpp"
 #include "grundy/solve/solver.hpp"
