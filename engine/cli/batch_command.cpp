@@ -23,14 +23,10 @@ struct BatchCliOptions {
 
 const char* verdict(InstanceResult::Status s) {
   switch (s) {
-    case InstanceResult::Status::win:
-      return "win";
-    case InstanceResult::Status::lose:
-      return "lose";
-    case InstanceResult::Status::error:
-      return "error";
-    case InstanceResult::Status::mismatch:
-      return "mismatch";
+    case InstanceResult::Status::win: return "win";
+    case InstanceResult::Status::lose: return "lose";
+    case InstanceResult::Status::error: return "error";
+    case InstanceResult::Status::mismatch: return "mismatch";
   }
   return "?";
 }

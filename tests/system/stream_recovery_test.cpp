@@ -120,16 +120,10 @@ std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& st
       l[i] = unwords(w);
       break;
     }
-    case 2:
-      l.back() += " 1";
-      break;  // an extra number at the end
-    case 3:
-      l.push_back("1");
-      break;  // an extra number on a line of its own
-    case 4:
-      l.back() = std::to_string(g.n + 1 + static_cast<int>(rng() % 5));
-      break;   // bad id (and K off)
-    case 5: {  // a bad id in place
+    case 2: l.back() += " 1"; break;  // an extra number at the end
+    case 3: l.push_back("1"); break;  // an extra number on a line of its own
+    case 4: l.back() = std::to_string(g.n + 1 + static_cast<int>(rng() % 5)); break;  // bad id (and K off)
+    case 5: {                                                                         // a bad id in place
       auto w = words(l.back());
       w[pick(0, w.size())] = std::to_string(g.n + 1);
       l.back() = unwords(w);
@@ -153,9 +147,7 @@ std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& st
         l.erase(l.begin() + static_cast<std::ptrdiff_t>(pick(1, 1 + g.edges.size())));
       }
       break;
-    case 9:
-      l.insert(l.begin() + 1, "1 2");
-      break;  // an extra edge line (M not updated)
+    case 9: l.insert(l.begin() + 1, "1 2"); break;  // an extra edge line (M not updated)
     case 10:
       l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size() + 1) + " " + std::to_string(g.tokens.size());
       break;
@@ -165,16 +157,10 @@ std::string damage(const Instance& g, unsigned kind, std::mt19937& rng, bool& st
     case 12:  // K one too few
       l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()) + " " + std::to_string(g.tokens.size() - 1);
       break;
-    case 13:
-      l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size());
-      break;  // K missing
-    case 14:
-      l.insert(l.begin() + static_cast<std::ptrdiff_t>(pick(1, l.size())), "hello");
-      break;  // a stray line
-    case 15:
-      l[0] += " 4";
-      break;    // a header of four numbers
-    case 16: {  // two lines joined: still valid (any whitespace separates)
+    case 13: l[0] = std::to_string(g.n) + " " + std::to_string(g.edges.size()); break;              // K missing
+    case 14: l.insert(l.begin() + static_cast<std::ptrdiff_t>(pick(1, l.size())), "hello"); break;  // a stray line
+    case 15: l[0] += " 4"; break;  // a header of four numbers
+    case 16: {                     // two lines joined: still valid (any whitespace separates)
       const std::size_t i = pick(1, l.size());
       if (i + 1 < l.size()) {
         l[i] += " " + l[i + 1];

@@ -57,7 +57,8 @@ TEST(Generator, SameSeedSameGraphForEveryThreadCount) {
     const OwnedGame one = generate(spec, {1});
     for (unsigned threads : {2u, 3u}) {
       tbb::task_arena arena(static_cast<int>(threads));
-      arena.execute([&] { EXPECT_TRUE(same(generate(spec, test_support::loops(threads, 64, 16)), one)) << shape_name(s); });
+      arena.execute(
+          [&] { EXPECT_TRUE(same(generate(spec, test_support::loops(threads, 64, 16)), one)) << shape_name(s); });
     }
     EXPECT_EQ(one.targets.size(), generated_edges(spec));
     EXPECT_EQ(one.tokens.size(), 17u);

@@ -101,29 +101,14 @@ inline constexpr std::size_t kCachedNodes = std::size_t{1} << 16;
   std::size_t j = 0;
   for (; j + 8 <= n; j += 8) __builtin_memcpy(to + j, from + j, 8 * sizeof(node_t));
   switch (n - j) {
-    case 7:
-      to[j + 6] = from[j + 6];
-      [[fallthrough]];
-    case 6:
-      to[j + 5] = from[j + 5];
-      [[fallthrough]];
-    case 5:
-      to[j + 4] = from[j + 4];
-      [[fallthrough]];
-    case 4:
-      to[j + 3] = from[j + 3];
-      [[fallthrough]];
-    case 3:
-      to[j + 2] = from[j + 2];
-      [[fallthrough]];
-    case 2:
-      to[j + 1] = from[j + 1];
-      [[fallthrough]];
-    case 1:
-      to[j] = from[j];
-      [[fallthrough]];
-    default:
-      break;
+    case 7: to[j + 6] = from[j + 6]; [[fallthrough]];
+    case 6: to[j + 5] = from[j + 5]; [[fallthrough]];
+    case 5: to[j + 4] = from[j + 4]; [[fallthrough]];
+    case 4: to[j + 3] = from[j + 3]; [[fallthrough]];
+    case 3: to[j + 2] = from[j + 2]; [[fallthrough]];
+    case 2: to[j + 1] = from[j + 1]; [[fallthrough]];
+    case 1: to[j] = from[j]; [[fallthrough]];
+    default: break;
   }
 }
 

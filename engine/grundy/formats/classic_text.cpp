@@ -278,15 +278,13 @@ std::string slot_name(std::uint64_t index, const Header& h) {
                          const ChunkError& err) {
   const std::string_view tok = token_at(text, err.offset);
   switch (err.kind) {
-    case ChunkError::kNotNumber:
-      throw_at(source, text, err.offset, not_a_number(tok, slot_name(err.index, h)));
+    case ChunkError::kNotNumber: throw_at(source, text, err.offset, not_a_number(tok, slot_name(err.index, h)));
     case ChunkError::kOutOfRange:
       throw_at(source, text, err.offset,
                slot_name(err.index, h) + ": node id " + quote_token(tok) + " is out of range " +
                    std::to_string(rules.base) + ".." + std::to_string(rules.base + rules.limit - 1));
     case ChunkError::kExtra:
-    case ChunkError::kNone:
-      break;
+    case ChunkError::kNone: break;
   }
   const std::string after = h.k > 0   ? "the last of " + std::to_string(h.k) + " tokens"
                             : h.m > 0 ? "the last of " + std::to_string(h.m) + " edges (K = 0)"

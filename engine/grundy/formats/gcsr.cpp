@@ -64,18 +64,12 @@ std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAl
 
 const char* section_name(std::uint32_t kind) {
   switch (kind) {
-    case kOffsets:
-      return "offsets";
-    case kTargets:
-      return "targets";
-    case kTokens:
-      return "tokens";
-    case kLayers:
-      return "layers";
-    case kOriginalIds:
-      return "original ids";
-    case kDegreeRuns:
-      return "degree runs";
+    case kOffsets: return "offsets";
+    case kTargets: return "targets";
+    case kTokens: return "tokens";
+    case kLayers: return "layers";
+    case kOriginalIds: return "original ids";
+    case kDegreeRuns: return "degree runs";
   }
   return "unknown";
 }

@@ -63,8 +63,7 @@ struct RankModel {
         return share(m, std::min(r, senders), senders);
       }
       case Shape::powerlaw:
-      case Shape::kron:
-        break;
+      case Shape::kron: break;
     }
     return 0;
   }
@@ -78,10 +77,8 @@ struct RankModel {
   std::uint64_t target(std::uint64_t r, std::uint64_t j) const {
     const std::uint64_t h = mix(s.seed, kEdgeStream, (r << 32) | j);
     switch (s.shape) {
-      case Shape::tournament:
-        return r + 1 + j;
-      case Shape::chain:
-        return j == 0 ? r + 1 : r + 1 + below(h, std::min<std::uint64_t>(n - 1 - r, 64));
+      case Shape::tournament: return r + 1 + j;
+      case Shape::chain: return j == 0 ? r + 1 : r + 1 + below(h, std::min<std::uint64_t>(n - 1 - r, 64));
       case Shape::layered: {
         std::uint64_t l = r * s.layers / n;  // candidate band, corrected below
         while (band_begin(l + 1) <= r) ++l;
@@ -91,8 +88,7 @@ struct RankModel {
       }
       case Shape::uniform:
       case Shape::powerlaw:
-      case Shape::kron:
-        break;
+      case Shape::kron: break;
     }
     return r + 1 + below(h, n - 1 - r);  // any later rank
   }
@@ -157,18 +153,12 @@ Shape parse_shape(std::string_view name) {
 
 std::string_view shape_name(Shape shape) {
   switch (shape) {
-    case Shape::uniform:
-      return "uniform";
-    case Shape::layered:
-      return "layered";
-    case Shape::chain:
-      return "chain";
-    case Shape::powerlaw:
-      return "powerlaw";
-    case Shape::tournament:
-      return "tournament";
-    case Shape::kron:
-      return "kron";
+    case Shape::uniform: return "uniform";
+    case Shape::layered: return "layered";
+    case Shape::chain: return "chain";
+    case Shape::powerlaw: return "powerlaw";
+    case Shape::tournament: return "tournament";
+    case Shape::kron: return "kron";
   }
   return "?";
 }
@@ -183,14 +173,11 @@ std::uint64_t generated_edges(const GenSpec& s) {
   switch (s.shape) {
     case Shape::tournament:
       return static_cast<std::uint64_t>(static_cast<u128>(s.nodes) * (s.nodes - (s.nodes > 0)) / 2);
-    case Shape::chain:
-      return std::max(s.edges, s.nodes - (s.nodes > 0));
-    case Shape::layered:
-      return s.layers >= 2 && s.nodes >= s.layers ? s.edges : 0;
+    case Shape::chain: return std::max(s.edges, s.nodes - (s.nodes > 0));
+    case Shape::layered: return s.layers >= 2 && s.nodes >= s.layers ? s.edges : 0;
     case Shape::uniform:
     case Shape::powerlaw:
-    case Shape::kron:
-      return s.edges;
+    case Shape::kron: return s.edges;
   }
   return 0;
 }

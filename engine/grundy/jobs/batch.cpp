@@ -292,18 +292,10 @@ void BatchCounts::add(const InstanceResult& r) {
   ++instances;
   bytes += r.bytes;
   switch (r.status) {
-    case InstanceResult::Status::win:
-      ++wins;
-      break;
-    case InstanceResult::Status::lose:
-      ++losses;
-      break;
-    case InstanceResult::Status::error:
-      ++errors;
-      break;
-    case InstanceResult::Status::mismatch:
-      ++mismatches;
-      break;
+    case InstanceResult::Status::win: ++wins; break;
+    case InstanceResult::Status::lose: ++losses; break;
+    case InstanceResult::Status::error: ++errors; break;
+    case InstanceResult::Status::mismatch: ++mismatches; break;
   }
 }
 

@@ -22,14 +22,10 @@ Algo parse_algo(std::string_view name) {
 
 std::string_view algo_name(Algo algo) {
   switch (algo) {
-    case Algo::automatic:
-      return "auto";
-    case Algo::level:
-      return "level";
-    case Algo::serial:
-      return "serial";
-    case Algo::bgl:
-      return "bgl";
+    case Algo::automatic: return "auto";
+    case Algo::level: return "level";
+    case Algo::serial: return "serial";
+    case Algo::bgl: return "bgl";
   }
   return "?";
 }
@@ -52,12 +48,8 @@ std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bo
   std::uint64_t per_node = 0, per_edge = 0;
   switch (algo) {
     case Algo::automatic:
-    case Algo::level:
-      per_node = 10;
-      break;
-    case Algo::serial:
-      per_node = 6;
-      break;
+    case Algo::level: per_node = 10; break;
+    case Algo::serial: per_node = 6; break;
     case Algo::bgl:
       per_node = 18;
       per_edge = 8;
@@ -78,13 +70,10 @@ std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bo
 SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTimer* timer,
                   const StoredLayers& stored) {
   switch (algo) {
-    case Algo::serial:
-      return serial_sg(g, timer);
-    case Algo::bgl:
-      return bgl_sg(g, timer);
+    case Algo::serial: return serial_sg(g, timer);
+    case Algo::bgl: return bgl_sg(g, timer);
     case Algo::automatic:
-    case Algo::level:
-      break;
+    case Algo::level: break;
   }
   return level_sg(g, pc, timer, stored);
 }
