@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -387,6 +388,8 @@ OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
 void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game, Array<node_t>& ids_scratch) {
   const std::string_view source = options.source;
   if (options.timer) options.timer->start("parse");
+  std::optional<LineOrigin> origin;  // an instance deep in a stream: its errors count lines from its start
+  if (options.start_line != 0) origin.emplace(text, options.start, options.start_line);
   const Header h = parse_header(text, source, options.start);
   // 2M + K numbers follow, saturating: a header that overflows this is short.
   const IdRules rules{h.m > (UINT64_MAX - h.k) / 2 ? UINT64_MAX : 2 * h.m + h.k, 1, h.n};

@@ -22,6 +22,9 @@ struct ParseOptions {
   /// Where the instance starts in `text`: a stream holds several, and line
   /// numbers in errors then count from the start of the whole stream.
   std::size_t start = 0;
+  /// The line `start` is on, when the caller knows it (0: not known): errors
+  /// then count lines from there, not from the stream's first byte.
+  std::uint64_t start_line = 0;
 };
 
 /// A plain edge list (GAP Benchmark Suite .el): "u v" per line, no header.

@@ -71,8 +71,7 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
       original = f.original_ids;
     } else {
       const std::string_view text = item.file->bytes().substr(0, item.span.end);
-      const LineOrigin origin(text, item.span.begin, item.line == 0 ? 1 : item.line);
-      parse_classic(text, {path, pc.threads, nullptr, item.span.begin}, ws.game, ws.ids);
+      parse_classic(text, {path, pc.threads, nullptr, item.span.begin, item.line}, ws.game, ws.ids);
       view = ws.game.view();
     }
     const CsrView& g = view.graph;
