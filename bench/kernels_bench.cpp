@@ -2,12 +2,10 @@
 //
 // Counters follow Google Benchmark's conventions: items_per_second counts
 // edges, bytes_per_second input bytes. Parallel kernels take the thread
-// count as their argument and run inside a oneTBB arena of that size under a
-// global_control cap (not ->Threads(), which would start N copies of the
+// count as their argument and run in_arena (a oneTBB arena of that size under a
+// global_control cap; not ->Threads(), which would start N copies of the
 // benchmark), measured in real time.
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 
 #include <unistd.h>
 
@@ -15,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "grundy/primitives/arena.hpp"
 #include "grundy/solve/bgl_baseline.hpp"
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/solve/floor_kernel.hpp"
@@ -67,10 +66,8 @@ const Renumbered& layered_graph() {
 
 template <class F>
 void with_threads(benchmark::State& state, F&& body) {
-  const int threads = static_cast<int>(state.range(0));
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-  tbb::task_arena arena(threads);
-  arena.execute([&] { body(ParallelConfig{static_cast<unsigned>(threads)}); });
+  const auto threads = static_cast<unsigned>(state.range(0));
+  in_arena(threads, [&] { body(ParallelConfig{threads}); });
 }
 
 void edges_counter(benchmark::State& state, edge_t m) {
@@ -187,10 +184,10 @@ const OwnedGame& judge_graph() {
 
 void BM_JudgeLevel(benchmark::State& state) {
   const CsrView g = judge_graph().graph();
-  Layers layers;
+  LevelScratch scratch;
   SgValues sg;
   for (auto _ : state) {
-    level_sg(g, {1}, layers, sg);
+    level_sg(g, {1}, scratch, sg);
     benchmark::DoNotOptimize(sg.size());
   }
   edges_counter(state, g.m);

@@ -6,23 +6,20 @@
 #include <cstddef>
 
 #include "grundy/primitives/parallel.hpp"
+#include "grundy/solve/tuning.hpp"
 
 namespace grundy::test_support {
 
 /// Every loop of `min_parallel` iterations or more parallel, in tasks of
 /// `grain`; rounds split and mex values batched on graphs of any size.
-inline ParallelConfig eager(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
-  return {.threads = threads,
-          .min_parallel = min_parallel,
-          .grain = grain,
-          .min_parallel_graph = 0,
-          .min_batch_graph = 0,
-          .min_batch_layered_graph = 0};
+inline SolveConfig eager(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
+  return {{.threads = threads, .min_parallel = min_parallel, .grain = grain},
+          {.split_rounds_from = 0, .batch_mex_from = 0, .batch_layered_mex_from = 0}};
 }
 
 /// Like eager, but the mex pass left as it is (batches only where they pay).
-inline ParallelConfig eager_loops(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
-  return {.threads = threads, .min_parallel = min_parallel, .grain = grain, .min_parallel_graph = 0};
+inline SolveConfig eager_loops(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
+  return {{.threads = threads, .min_parallel = min_parallel, .grain = grain}, {.split_rounds_from = 0}};
 }
 
 /// Loops only from `min_parallel` iterations, in tasks of `grain`; graph-size

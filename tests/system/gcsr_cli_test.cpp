@@ -1,7 +1,6 @@
 // The .gcsr format through the binary: convert, solve, gen, info, and
 // corrupt files (tests/unit/gcsr_test.cpp has the reader and writer alone).
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <cstring>
 #include <filesystem>

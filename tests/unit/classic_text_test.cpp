@@ -1,8 +1,9 @@
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <random>
 
+#include "grundy/primitives/arena.hpp"
+#include "grundy/formats/text_tokens.hpp"
 #include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/gen/generator.hpp"
@@ -99,6 +100,36 @@ TEST(ClassicText, NodeCountBeyondMemoryIsRefused) {
   EXPECT_NE(e.find("of memory this process may use"), std::string::npos) << e;
 }
 
+// The parser and the stream framer cut text through one tokenizer: its
+// block paths count and skip the tokens Python's bytes.split() finds, and a
+// control byte (\x01, \x1f, NUL) belongs to a token, as it does for the parser.
+TEST(TextTokens, CountAndSkipAgreeWithASplitOnTheFormatsWhitespace) {
+  std::mt19937_64 rng(5);
+  const auto reference = [](std::string_view t) {
+    std::vector<std::size_t> ends;  // where each token ends
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (std::string_view(" \t\n\v\f\r").find(t[i]) == std::string_view::npos &&
+          (i + 1 == t.size() || std::string_view(" \t\n\v\f\r").find(t[i + 1]) != std::string_view::npos))
+        ends.push_back(i + 1);
+    return ends;
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string t = "7";  // skip_tokens starts right after a token
+    for (std::size_t i = 0, n = 1 + rng() % 300; i < n; ++i) t += "0123456789 \t\n\v\f\r\x01\x1f\x7f-"[rng() % 18];
+    if (rng() % 3 == 0) t[1 + rng() % (t.size() - 1)] = '\0';
+    const std::vector<std::size_t> ends = reference(t);
+    ASSERT_EQ(text_tokens::count_tokens(t, 0, t.size()), ends.size()) << trial;
+    const std::size_t need = rng() % (ends.size() + 2);
+    const char* p = t.data() + 1;
+    const std::uint64_t missing = text_tokens::skip_tokens(p, t.data() + t.size(), need);
+    const std::size_t found = std::min(need, ends.size() - 1);  // the leading "7..." is not skipped
+    ASSERT_EQ(missing, need - found) << trial;
+    if (found == need && need > 0) {  // else p is left at the end
+      ASSERT_EQ(static_cast<std::size_t>(p - t.data()), ends[found]) << trial;
+    }
+  }
+}
+
 // Inputs above the parallel threshold are cut into chunks: the result and the
 // first error must not depend on how many threads parse them.
 TEST(ByteMasks, SimdAndPortableClassesAgree) {
@@ -110,7 +141,7 @@ TEST(ByteMasks, SimdAndPortableClassesAgree) {
     const bytes::Masks simd = bytes::classify(bytes.data()), portable = bytes::classify_portable(bytes.data());
     ASSERT_EQ(simd.digit, portable.digit) << trial;
     ASSERT_EQ(simd.space, portable.space) << trial;
-    ASSERT_EQ(bytes::above_space(bytes.data()), bytes::above_space_portable(bytes.data())) << trial;
+    ASSERT_EQ(bytes::classify_space(bytes.data()), bytes::classify_space_portable(bytes.data())) << trial;
     ASSERT_EQ(bytes::line_breaks(bytes.data()), bytes::line_breaks_portable(bytes.data())) << trial;
     // Zero bytes (layering's ready scan): 1 in 4 bytes zeroed.
     std::uint8_t counters[64];
@@ -206,8 +237,7 @@ TEST_F(ParallelParse, SameGameForEveryThreadCount) {
   ASSERT_GT(t.size(), 8u << 20) << "must exceed the parallel threshold";
   const OwnedGame serial = parse_classic(t, {"in", 1});
   for (int threads : {2, 3, 4}) {
-    tbb::task_arena arena(threads);
-    arena.execute([&] { EXPECT_TRUE(same_game(parse_classic(t, {"in", 4}), serial)); });
+    in_arena(threads, [&] { EXPECT_TRUE(same_game(parse_classic(t, {"in", 4}), serial)); });
   }
 }
 
@@ -219,15 +249,13 @@ TEST_F(ParallelParse, SameFirstErrorForEveryThreadCount) {
   const std::string want = error_of(t, 1);
   ASSERT_NE(want.find("found \""), std::string::npos) << want;
   for (int threads : {2, 4}) {
-    tbb::task_arena arena(threads);
-    arena.execute([&] { EXPECT_EQ(error_of(t, 4), want); });
+    in_arena(threads, [&] { EXPECT_EQ(error_of(t, 4), want); });
   }
   std::string extra = text() + " 7";
-  tbb::task_arena arena(4);
-  arena.execute([&] { EXPECT_NE(error_of(extra, 4).find("unexpected \"7\""), std::string::npos); });
+  in_arena(4, [&] { EXPECT_NE(error_of(extra, 4).find("unexpected \"7\""), std::string::npos); });
   std::string shorter = text().substr(0, text().size() / 2);
   shorter.resize(shorter.rfind('\n'));
-  arena.execute([&] { EXPECT_EQ(error_of(shorter, 4), error_of(shorter, 1)); });
+  in_arena(4, [&] { EXPECT_EQ(error_of(shorter, 4), error_of(shorter, 1)); });
 }
 
 }  // namespace

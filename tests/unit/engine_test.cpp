@@ -1,13 +1,13 @@
 // The parallel engine and the Boost.Graph baseline against the reference
 // solver, for every shape and thread count.
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <random>
 #include <span>
 
 #include "presets.hpp"
+#include "grundy/primitives/arena.hpp"
 #include "grundy/solve/bgl_baseline.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/gen/generator.hpp"
@@ -27,14 +27,7 @@ using test_support::make_game;
 // Tiny thresholds, so that small test graphs take the parallel paths too
 // (rounds split between threads, blocked scatter included) and the mex
 // pass's batches.
-ParallelConfig eager(unsigned threads) { return test_support::eager(threads); }
-
-// Runs f inside an arena of `threads` threads (more than cores is fine).
-template <class F>
-auto in_arena(unsigned threads, F&& f) {
-  tbb::task_arena arena(static_cast<int>(threads));
-  return arena.execute(std::forward<F>(f));
-}
+SolveConfig eager(unsigned threads) { return test_support::eager(threads); }
 
 std::vector<GenSpec> corpus() {
   std::vector<GenSpec> specs;
@@ -64,10 +57,10 @@ TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
 // No layer is wide enough in nodes to split, but every layer of 64 nodes or
 // more holding 600 / threads edges is heavy enough (kron-l's narrow layers
 // hold 95% of its edges).
-ParallelConfig heavy_only(unsigned threads) {
-  ParallelConfig pc = test_support::eager(threads, std::size_t{1} << 30);
-  pc.heavy_work = 600;
-  return pc;
+SolveConfig heavy_only(unsigned threads) {
+  SolveConfig config = test_support::eager(threads, std::size_t{1} << 30);
+  config.loops.heavy_work = 600;
+  return config;
 }
 
 TEST(Engine, HeavyNarrowLayersAreSplitAndAgree) {
@@ -115,7 +108,7 @@ TEST(Engine, LayersPointForwardAndCoverEveryNode) {
   }
 }
 
-// The fast mex (unrolled per degree below kFixedDegrees, a loop up to 63, a
+// The fast mex (unrolled per degree below Tuning::unrolled_degrees, a loop up to 63, a
 // bitset beyond) against the stamp reference, at every degree across those
 // bounds: values drawn near the degree (so the mex varies), some far past
 // 64, and every other node holding all of 0..d-1 (mex = d).
@@ -178,9 +171,9 @@ TEST(Engine, EveryAlgorithmReportsAValidCycle) {
 TEST(Verify, AcceptsCorrectValuesAndCatchesAPlantedError) {
   const OwnedGame g = generate({Shape::uniform, 5000, 30000, 3, 11});
   SgValues sg = level_sg(g.graph(), {1});
-  EXPECT_FALSE(verify_sg(g.graph(), sg, eager(2)).has_value());
+  EXPECT_FALSE(verify_sg(g.graph(), sg, eager(2).loops).has_value());
   sg.visit([](auto v) { v[1234] ^= 1; });
-  const auto bad = in_arena(2, [&] { return verify_sg(g.graph(), sg, eager(2)); });
+  const auto bad = in_arena(2, [&] { return verify_sg(g.graph(), sg, eager(2).loops); });
   ASSERT_TRUE(bad.has_value());
   EXPECT_EQ(bad->node, 1234u);
   EXPECT_EQ(bad->got ^ 1, bad->want);

@@ -1,11 +1,11 @@
 // The .gcsr format: round trips, layered renumbering, and hostile files.
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <cstring>
 #include <filesystem>
 
 #include "presets.hpp"
+#include "grundy/primitives/arena.hpp"
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/formats/gcsr.hpp"
 #include "grundy/gen/generator.hpp"
@@ -102,9 +102,7 @@ TEST(Gcsr, LayeredFilesGiveTheSameValuesInTheUsersIds) {
       // Layers split between threads, into pieces that start mid-run.
       for (unsigned threads : {2u, 3u}) {
         SgValues split;
-        tbb::task_arena(static_cast<int>(threads)).execute([&] {
-          split = level_sg(f.game.graph, test_support::eager(threads, 8, 5), nullptr, stored);
-        });
+        in_arena(threads, [&] { split = level_sg(f.game.graph, test_support::eager(threads, 8, 5), nullptr, stored); });
         ASSERT_EQ(split.to_vector(), got.to_vector()) << how << ", " << threads << " threads";
       }
     }

@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <set>
 #include <vector>
 
 #include "presets.hpp"
+#include "grundy/primitives/arena.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/gen/permutation.hpp"
@@ -56,9 +56,8 @@ TEST(Generator, SameSeedSameGraphForEveryThreadCount) {
     const GenSpec spec{.shape = s, .nodes = 3000, .edges = 20000, .tokens = 17, .seed = 42, .layers = 6};
     const OwnedGame one = generate(spec, {1});
     for (unsigned threads : {2u, 3u}) {
-      tbb::task_arena arena(static_cast<int>(threads));
-      arena.execute(
-          [&] { EXPECT_TRUE(same(generate(spec, test_support::loops(threads, 64, 16)), one)) << shape_name(s); });
+      in_arena(threads,
+               [&] { EXPECT_TRUE(same(generate(spec, test_support::loops(threads, 64, 16)), one)) << shape_name(s); });
     }
     EXPECT_EQ(one.targets.size(), generated_edges(spec));
     EXPECT_EQ(one.tokens.size(), 17u);

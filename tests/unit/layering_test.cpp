@@ -1,7 +1,6 @@
 // Layering's in-degree counters: the 1-byte ones with their 16-bit carry
 // against the plain 4-byte ones, on their own and inside compute_layers.
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +11,7 @@
 #include <random>
 
 #include "presets.hpp"
+#include "grundy/primitives/arena.hpp"
 #include "grundy/primitives/blocked_scatter.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/gen/generator.hpp"
@@ -157,14 +157,14 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
     compute_layers(g.graph(), {1}, want, InDegreeWidth::wide);
     for (unsigned threads : {1u, 2u, 3u}) {
       // Tiny thresholds: rounds split between threads (blocked scatter).
-      const ParallelConfig pc = test_support::eager_loops(threads);
+      const SolveConfig config = test_support::eager_loops(threads);
       for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
         Layers got;
-        tbb::task_arena(static_cast<int>(threads)).execute([&] { compute_layers(g.graph(), pc, got, width); });
+        in_arena(threads, [&] { compute_layers(g.graph(), config, got, width); });
         ASSERT_EQ(std::vector<node_t>(got.begin.begin(), got.begin.end()),
                   std::vector<node_t>(want.begin.begin(), want.begin.end()))
             << threads << " threads";
-        // The same nodes in each layer (below kCachedNodes nodes, their order
+        // The same nodes in each layer (below Tuning::cached_nodes nodes, their order
         // within a layer is discovery order, which threads change).
         for (std::size_t l = 0; l < want.count(); ++l) {
           std::vector<node_t> a(got.order.begin() + got.begin[l], got.order.begin() + got.begin[l + 1]);
@@ -186,9 +186,7 @@ TEST(Layering, PartsAddUpToTheLayeringTime) {
     LayeringParts parts;
     Layers layers;
     const auto start = std::chrono::steady_clock::now();
-    tbb::task_arena(static_cast<int>(threads)).execute([&] {
-      compute_layers(g.graph(), {threads}, layers, InDegreeWidth::automatic, &parts);
-    });
+    in_arena(threads, [&] { compute_layers(g.graph(), {threads}, layers, InDegreeWidth::automatic, &parts); });
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_GT(parts.count, 0) << threads << " threads";
     EXPECT_GT(parts.scans, 0) << threads << " threads";
@@ -215,9 +213,8 @@ TEST(Layering, NarrowCountersReportACycle) {
   for (unsigned threads : {1u, 2u}) {
     Layers layers;
     try {
-      tbb::task_arena(static_cast<int>(threads)).execute([&] {
-        compute_layers(g.graph(), test_support::eager_loops(threads), layers, InDegreeWidth::narrow);
-      });
+      in_arena(threads,
+               [&] { compute_layers(g.graph(), test_support::eager_loops(threads), layers, InDegreeWidth::narrow); });
       ADD_FAILURE() << "no cycle reported";
     } catch (const CycleError& e) {
       test_support::expect_valid_cycle(g, e.nodes());
@@ -242,7 +239,7 @@ TEST(BlockedScatter, AppliesEachTargetOnceAndRangesOneAtATime) {
       const std::size_t ranges = (std::size_t{n} >> BlockedScatter::kBinShift) + 1;
       const auto busy = std::make_unique<std::atomic<int>[]>(ranges);
       std::atomic<bool> overlapped{false};
-      tbb::task_arena(static_cast<int>(threads)).execute([&] {
+      in_arena(threads, [&] {
         BlockedScatter scatter(n, threads, bound);
         scatter.run(
             items, 16,
@@ -297,18 +294,19 @@ TEST(RangeFilter, KeepsTheIdsInRangeInOrder) {
   }
 }
 
-TEST(ParallelConfig, RoundsSplitOnSmallerGraphsFromFourThreads) {
+TEST(Tuning, RoundsSplitOnSmallerGraphsFromFourThreads) {
   // 10^6 nodes: one or two threads keep the rounds whole (splitting
   // measured a loss on 2), four and more split them (a gain on 16 cores).
   const std::size_t n = 1000000;
-  EXPECT_FALSE(ParallelConfig{1}.splits_rounds_of(n));
-  EXPECT_FALSE(ParallelConfig{2}.splits_rounds_of(n));
-  EXPECT_TRUE(ParallelConfig{4}.splits_rounds_of(n));
-  EXPECT_TRUE(ParallelConfig{16}.splits_rounds_of(n));
-  EXPECT_FALSE(ParallelConfig{16}.splits_rounds_of(100000));
-  EXPECT_TRUE(ParallelConfig{2}.splits_rounds_of(std::size_t{1} << 21));
-  // The tests' eager configs (min_parallel_graph 0) split at any count.
-  EXPECT_TRUE(test_support::eager_loops(4).splits_rounds_of(10));
+  const Tuning measured;
+  EXPECT_FALSE(measured.splits_rounds_of(n, 1));
+  EXPECT_FALSE(measured.splits_rounds_of(n, 2));
+  EXPECT_TRUE(measured.splits_rounds_of(n, 4));
+  EXPECT_TRUE(measured.splits_rounds_of(n, 16));
+  EXPECT_FALSE(measured.splits_rounds_of(100000, 16));
+  EXPECT_TRUE(measured.splits_rounds_of(std::size_t{1} << 21, 2));
+  // The tests' eager configs (split_rounds_from 0) split at any count.
+  EXPECT_TRUE(test_support::eager_loops(4).tuning.splits_rounds_of(10, 4));
 }
 
 }  // namespace

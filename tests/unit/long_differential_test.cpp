@@ -2,9 +2,9 @@
 // level engine against the reference solver and the Boost.Graph baseline on
 // thousands of random DAGs of every generator shape, with 1 to 4 threads.
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include "presets.hpp"
+#include "grundy/primitives/arena.hpp"
 #include "grundy/solve/bgl_baseline.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/solve/layering.hpp"
@@ -28,9 +28,8 @@ TEST(LongDifferential, EveryShapeEveryThreadCount) {
       const auto want = serial_sg(g.graph()).to_vector();
       ASSERT_EQ(bgl_sg(g.graph()).to_vector(), want) << shape_name(s) << " seed " << seed;
       for (unsigned threads = 1; threads <= 4; ++threads) {
-        tbb::task_arena arena(static_cast<int>(threads));
-        const ParallelConfig pc = test_support::eager(threads, 16, 8);
-        const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
+        const SolveConfig config = test_support::eager(threads, 16, 8);
+        const auto got = in_arena(threads, [&] { return level_sg(g.graph(), config).to_vector(); });
         ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
       }
       ++graphs;
@@ -39,20 +38,19 @@ TEST(LongDifferential, EveryShapeEveryThreadCount) {
   EXPECT_EQ(graphs, 3600);
 }
 
-// Graphs past kCachedNodes, where layering takes the 1-byte in-degree
+// Graphs past Tuning::cached_nodes, where layering takes the 1-byte in-degree
 // counters (the run above stays below, with the 4-byte ones).
 TEST(LongDifferential, NarrowCountersEveryShape) {
   const Shape shapes[] = {Shape::uniform, Shape::layered, Shape::chain, Shape::powerlaw, Shape::kron};
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     for (Shape s : shapes) {
-      const std::uint64_t n = kCachedNodes + mix(seed, 9, 0) % 100000;
+      const std::uint64_t n = Tuning::cached_nodes + mix(seed, 9, 0) % 100000;
       const GenSpec spec{s, n, n * (2 + mix(seed, 9, 1) % 10), 3, seed, 3 + mix(seed, 9, 2) % 20};
       const OwnedGame g = generate(spec);
       const auto want = serial_sg(g.graph()).to_vector();
       for (unsigned threads = 1; threads <= 3; ++threads) {
-        tbb::task_arena arena(static_cast<int>(threads));
-        const ParallelConfig pc = test_support::eager(threads, 16, 8);
-        const auto got = arena.execute([&] { return level_sg(g.graph(), pc).to_vector(); });
+        const SolveConfig config = test_support::eager(threads, 16, 8);
+        const auto got = in_arena(threads, [&] { return level_sg(g.graph(), config).to_vector(); });
         ASSERT_EQ(got, want) << shape_name(s) << " seed " << seed << " threads " << threads;
       }
     }
@@ -62,7 +60,7 @@ TEST(LongDifferential, NarrowCountersEveryShape) {
 // A node of in-degree 2^24 + 3 passes what the 1-byte counters and their
 // 16-bit carry hold: layering must notice and start over with 4-byte ones.
 TEST(LongDifferential, InDegreePastTheNarrowCountersFallsBack) {
-  const node_t n = kCachedNodes + 10;
+  const node_t n = Tuning::cached_nodes + 10;
   const std::size_t fan_in = (std::size_t{1} << 24) + 3;
   std::vector<node_t> pairs;
   pairs.reserve(2 * (fan_in + 1));
@@ -71,12 +69,11 @@ TEST(LongDifferential, InDegreePastTheNarrowCountersFallsBack) {
   OwnedGame g;
   build_csr(n, pairs, g);
   for (unsigned threads : {1u, 2u}) {
-    tbb::task_arena arena(static_cast<int>(threads));
-    const Layers layers = arena.execute([&] { return compute_layers(g.graph(), {threads}); });
+    const Layers layers = in_arena(threads, [&] { return compute_layers(g.graph(), {threads}); });
     ASSERT_EQ(layers.count(), 3u);  // {2, 3, 4, ...}, {0}, {1}
     EXPECT_EQ(layers.order[layers.begin[1]], 0u);
     EXPECT_EQ(layers.order[layers.begin[2]], 1u);
-    const auto sg = arena.execute([&] { return level_sg(g.graph(), {threads}).to_vector(); });
+    const auto sg = in_arena(threads, [&] { return level_sg(g.graph(), {threads}).to_vector(); });
     EXPECT_EQ(sg[1], 0u);
     EXPECT_EQ(sg[0], 1u);
     EXPECT_EQ(sg[2], 0u);

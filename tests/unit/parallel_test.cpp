@@ -1,13 +1,13 @@
 // The parallel primitives of parallel.hpp on their own: for_phases keeps
 // its phases in order without a barrier between them.
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
 
 #include <atomic>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include "grundy/primitives/arena.hpp"
 #include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
@@ -24,7 +24,7 @@ TEST(ForTasks, RunsEveryTaskOnce) {
     for (std::size_t tasks : {0u, 1u, 2u, 7u}) {
       std::vector<std::atomic<int>> runs(tasks);
       std::vector<std::size_t> order;
-      tbb::task_arena(static_cast<int>(threads)).execute([&] {
+      in_arena(threads, [&] {
         for_tasks(ParallelConfig{threads}, tasks, [&](std::size_t k) {
           runs[k].fetch_add(1);
           if (threads == 1) order.push_back(k);
@@ -66,7 +66,7 @@ TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
       return true;
     };
     std::vector<int> done_calls(phases.size(), 0);
-    tbb::task_arena(static_cast<int>(threads)).execute([&] {
+    in_arena(threads, [&] {
       for_phases(
           ParallelConfig{threads}, phases,
           [&](std::size_t b, std::size_t e) {

@@ -76,11 +76,6 @@ struct OwnedGame {
   GameView view() const { return {graph(), tokens}; }
 };
 
-/// Graphs below this many nodes keep their per-node arrays in a core's cache
-/// (a judge-sized instance): there, prefetching rows and sorting rounds by id
-/// cost more instructions than the misses they would save.
-inline constexpr std::size_t kCachedNodes = std::size_t{1} << 16;
-
 /// Starts loading row u of a graph past the cache into L2 (locality 2), its
 /// offsets being in hand (prefetched earlier): both ends of it, since a row
 /// of ten or so ids straddles two cache lines about half the time, and a

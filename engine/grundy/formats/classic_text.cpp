@@ -8,40 +8,26 @@
 #include <string>
 #include <vector>
 
-#include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/core/memory_budget.hpp"
+#include "grundy/formats/text_tokens.hpp"
 #include "grundy/primitives/parallel.hpp"
+#include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/primitives/simd/parse4.hpp"
 #include "grundy/primitives/simd/swar.hpp"
 
 namespace grundy {
 namespace {
 
-// Byte classes. Whitespace is what Python's bytes.split() accepts, the
-// reference this format was first solved with.
-enum : std::uint8_t { kSpace = 0, kDigit = 1, kOther = 2 };
-constexpr std::array<std::uint8_t, 256> make_classes() {
-  std::array<std::uint8_t, 256> c{};
-  for (auto& x : c) x = kOther;
-  for (int d = '0'; d <= '9'; ++d) c[d] = kDigit;
-  for (unsigned char s : {' ', '\t', '\n', '\r', '\v', '\f'}) c[s] = kSpace;
-  return c;
-}
-constexpr auto kClass = make_classes();
-
-inline bool is_space(char c) { return kClass[static_cast<unsigned char>(c)] == kSpace; }
+using text_tokens::count_tokens;
+using text_tokens::is_digit;
+using text_tokens::is_space;
+using text_tokens::token_at;
 
 // Inputs below this size are parsed on the calling thread: a parallel pass
 // costs more to start than it saves, and a judge-sized file must not spin up
 // a thread pool at all.
 constexpr std::size_t kParallelMinBytes = 8u << 20;
-
-std::string_view token_at(std::string_view text, std::size_t begin) {
-  std::size_t end = begin;
-  while (end < text.size() && !is_space(text[end])) ++end;
-  return text.substr(begin, end - begin);
-}
 
 bool looks_negative(std::string_view tok) {
   return tok.size() > 1 && tok[0] == '-' &&
@@ -73,7 +59,7 @@ Header parse_header(std::string_view text, std::string_view source, std::size_t 
     const std::string_view tok = token_at(text, pos);
     std::uint64_t v = 0;
     for (char c : tok) {
-      if (kClass[static_cast<unsigned char>(c)] != kDigit) throw_at(source, text, pos, not_a_number(tok, kField[f]));
+      if (!is_digit(c)) throw_at(source, text, pos, not_a_number(tok, kField[f]));
       const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
       if (v > (UINT64_MAX - d) / 10)
         throw_at(source, text, pos, std::string(kField[f]) + " " + quote_token(tok) + " is too large");
@@ -134,7 +120,9 @@ inline std::uint64_t parse_id(const char* p, unsigned len) {
 // hold nothing but digits and whitespace, no number past `need`, and every id
 // in range; otherwise it stops and returns the token boundary from which the
 // byte-at-a-time loop goes on (and reports the error), with `idx` at that
-// point's count. Needs end - begin >= 128 to start.
+// point's count. Needs end - begin >= 128 to start. Kept in one piece: it
+// is the parser's hot loop, and its state (masks, count, carry) stays in
+// registers from block to block.
 std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, const IdRules& rules, node_t* out,
                          std::uint64_t& idx_io) {
   if (end - begin < 128) return begin;
@@ -227,7 +215,7 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
   const char* p = base + parse_blocks(base, begin, end, rules, out, idx);
   const char* const e = base + end;
   for (;;) {
-    while (p < e && kClass[static_cast<unsigned char>(*p)] == kSpace) ++p;
+    while (p < e && is_space(*p)) ++p;
     if (p == e) break;
     const char* const start = p;
     std::uint64_t v = 0;
@@ -241,32 +229,12 @@ ChunkResult parse_chunk(std::string_view text, std::size_t begin, std::size_t en
     }
     const auto offset = static_cast<std::size_t>(start - base);
     if (idx >= need) return {idx - first, {ChunkError::kExtra, offset, idx}};
-    if (p == start || (p < e && kClass[static_cast<unsigned char>(*p)] != kSpace))
-      return {idx - first, {ChunkError::kNotNumber, offset, idx}};
+    if (p == start || (p < e && !is_space(*p))) return {idx - first, {ChunkError::kNotNumber, offset, idx}};
     if (p - significant > 10) v = UINT64_MAX;  // more digits than any node id has
     if (v - id_base >= limit) return {idx - first, {ChunkError::kOutOfRange, offset, idx}};  // wraps below base
     out[idx++] = static_cast<node_t>(v - id_base);
   }
   return {idx - first, {}};
-}
-
-// Counts the whitespace-separated tokens of text[begin, end), 64 bytes a
-// step while whole blocks remain.
-std::uint64_t count_tokens(std::string_view text, std::size_t begin, std::size_t end) {
-  std::uint64_t count = 0;
-  bool in_token = false;
-  std::size_t i = begin;
-  for (; end - i >= 64; i += 64) {
-    const std::uint64_t tokens = ~bytes::classify(text.data() + i).space;
-    count += bytes::popcount(bytes::run_starts(tokens, in_token));
-    in_token = (tokens >> 63) != 0;
-  }
-  for (; i < end; ++i) {
-    const bool space = is_space(text[i]);
-    count += static_cast<std::uint64_t>(!space && !in_token);
-    in_token = !space;
-  }
-  return count;
 }
 
 std::string slot_name(std::uint64_t index, const Header& h) {

@@ -7,50 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/core/input_error.hpp"
+#include "grundy/formats/text_tokens.hpp"
+#include "grundy/primitives/simd/byte_masks.hpp"
 
 namespace grundy {
 namespace {
 
-// Any byte up to 0x20 separates tokens here (what SWAR tests cheaply). For a
-// valid stream that is exactly the format's whitespace; other control bytes
-// are errors that the parser of the instance then reports.
-inline bool is_space(char c) { return static_cast<unsigned char>(c) <= 0x20; }
-
-// Moves p past `need` more tokens (p starts right after a token or at a
-// space), returning how many could not be found before e.
-std::uint64_t skip_tokens(const char*& p, const char* e, std::uint64_t need) {
-  bool prev_token = !is_space(p[-1]);  // the header's K precedes p: never the text's start
-  // 64 bytes a step (an instance of 6,000 edges is some 800 blocks, a few
-  // instructions each); the block holding the need-th token start says
-  // where it is.
-  while (need > 0 && e - p >= 64) {
-    const std::uint64_t tokens = bytes::above_space(p);
-    std::uint64_t starts = bytes::run_starts(tokens, prev_token);
-    const auto c = static_cast<std::uint64_t>(bytes::popcount(starts));
-    if (c < need) {
-      need -= c;
-      prev_token = (tokens >> 63) != 0;
-      p += 64;
-      continue;
-    }
-    for (std::uint64_t k = 1; k < need; ++k) starts &= starts - 1;  // the need-th start
-    p += std::countr_zero(starts);
-    while (p < e && !is_space(*p)) ++p;
-    return 0;
-  }
-  if (need > 0 && !is_space(p[-1])) {
-    while (p < e && !is_space(*p)) ++p;  // finish a token the blocks stopped inside
-  }
-  while (need > 0 && p < e) {
-    while (p < e && is_space(*p)) ++p;
-    if (p == e) break;
-    while (p < e && !is_space(*p)) ++p;
-    --need;
-  }
-  return need;
-}
+using text_tokens::count_tokens;
+using text_tokens::is_space;
+using text_tokens::skip_tokens;
 
 // Reads one token as a decimal number; false if it is not one or overflows.
 bool read_number(std::string_view text, std::size_t& pos, std::uint64_t& value) {
@@ -128,13 +94,6 @@ LineTokens read_line(std::string_view text, std::size_t pos) {
   return t;
 }
 
-std::uint64_t tokens_in(std::string_view text, std::size_t begin, std::size_t end) {
-  std::uint64_t count = 0;
-  for (std::size_t i = begin; i < end; ++i)
-    count += static_cast<std::uint64_t>(!is_space(text[i]) && (i == begin || is_space(text[i - 1])));
-  return count;
-}
-
 std::uint64_t body_count(std::uint64_t m, std::uint64_t k) { return m > (UINT64_MAX - k) / 2 ? UINT64_MAX : 2 * m + k; }
 
 // The instance whose header's first token is at or after pos, by its counts
@@ -167,7 +126,7 @@ void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t en
   bool in_token = false;
   std::size_t i = begin;
   for (; i + 64 <= end; i += 64) {
-    const std::uint64_t tokens = bytes::above_space(text.data() + i);
+    const std::uint64_t tokens = text_tokens::token_bytes(text.data() + i);
     const std::uint64_t starts = bytes::run_starts(tokens, in_token);
     in_token = (tokens >> 63) != 0;
     std::uint64_t breaks = bytes::line_breaks(text.data() + i);
@@ -238,7 +197,7 @@ auto StreamFramer::frame(std::size_t line) const -> Frame {
   if (skip_tokens(p, text_.data() + text_.size(), f.promised) > 0) return f;
   f.end = static_cast<std::size_t>(p - text_.data());
   const std::size_t e = line_end(text_, f.end);
-  f.clean = tokens_in(text_, f.end, e) == 0;
+  f.clean = count_tokens(text_, f.end, e) == 0;
   f.next = content_line(text_, std::min(e + 1, text_.size()));
   return f;
 }
@@ -341,7 +300,7 @@ bool StreamFramer::body_shaped(std::size_t line, std::uint64_t count, std::size_
 // out as instances are (edges a line each) that fills the region up to `end`.
 bool StreamFramer::damaged_header(std::size_t line, std::size_t end) const {
   const LineTokens t = read_line(text_, line);
-  const std::uint64_t after = tokens_in(text_, t.end, end);
+  const std::uint64_t after = count_tokens(text_, t.end, end);
   // A whole instance on one line.
   if (after == 0 && t.count >= 3 && t.numeric[0] && t.numeric[1] && t.numeric[2])
     return t.count - 3 == body_count(t.value[1], t.value[2]);
@@ -458,7 +417,7 @@ std::optional<FramedInstance> StreamFramer::next_line_laid() {
     // instance of its own. With none, it is a header cut short at its line,
     // or this instance's last line (its header promising too few): which
     // one is certain only when its numbers cannot be this instance's tokens.
-    if (tokens_in(text_, g.body, anchor) == 0 && read_line(text_, f.next).ids_within(f.n))
+    if (count_tokens(text_, g.body, anchor) == 0 && read_line(text_, f.next).ids_within(f.n))
       return bad_region(line, f, true);
     pos_ = f.next;
     return make(line, f.end);
@@ -484,7 +443,7 @@ std::optional<FramedInstance> StreamFramer::bad_region(std::size_t line, const F
     // instance's own (a header's count too small); more lines could hold
     // another instance.
     const bool own_line = f.clean && next_line(text_, f.next) >= anchor;
-    one = one && (own_line || tokens_in(text_, f.body, anchor) <= f.promised + kSlack);
+    one = one && (own_line || count_tokens(text_, f.body, anchor) <= f.promised + kSlack);
   }
   FramedInstance r = make_damaged(line, anchor);
   if (!one && anchor < text_.size()) {

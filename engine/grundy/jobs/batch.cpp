@@ -29,7 +29,7 @@ namespace {
 struct Workspace {
   OwnedGame game;
   Array<node_t> ids;
-  Layers layers;
+  LevelScratch level;
   SgValues sg;
 };
 
@@ -80,8 +80,8 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     r.n = g.n;
     r.m = g.m;
     r.k = view.tokens.size();
-    naming_cycles(r.name, [&] { level_sg(g, pc, ws.layers, ws.sg, nullptr, stored); });
-    r.depth = stored.empty() ? ws.layers.count() : stored.begin.size() - 1;
+    naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
+    r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
     r.nim_sum = nim_sum(ws.sg, view.tokens);
     r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
     const auto user = [&](node_t u) { return std::uint64_t{original.empty() ? u : original[u]} + 1; };

@@ -16,8 +16,9 @@
 // targets ago, out of every cache, and `perf annotate` put 61% of the
 // counting loop's samples on that store.
 //
-// Memory: each bin holds at most its share of kPendingEdges targets (2^23
-// in all, 16 MiB of low bits), in whole lines. A thread whose bin fills
+// Memory: each bin holds at most its share of the bound it is given
+// (layering's is 2^23 targets in all, 16 MiB of low bits), in whole
+// lines. A thread whose bin fills
 // applies it at once, under that range's lock, and goes on. The bound holds
 // whatever the rows look like, even kron-l's rows of millions of
 // successors (docs/TUNING.md#blocked-scatter gives the peaks and why 2^23).
@@ -43,12 +44,11 @@ namespace grundy {
 class BlockedScatter {
  public:
   static constexpr unsigned kBinShift = 15;
-  static constexpr std::size_t kPendingEdges = std::size_t{1} << 23;
 
   /// `threads`: how many may emit at once (the bins' memory is shared out
   /// between them; with one, run() never reaches oneTBB, as parallel.hpp
-  /// promises); `pending_edges`: the bins' bound (the tests lower it).
-  BlockedScatter(node_t n, unsigned threads, std::size_t pending_edges = kPendingEdges)
+  /// promises); `pending_edges`: the bins' bound, all threads together.
+  BlockedScatter(node_t n, unsigned threads, std::size_t pending_edges)
       : bins_count_((std::size_t{n} >> kBinShift) + 1),
         capacity_(round_up(std::max<std::size_t>(1, pending_edges / std::max(1u, threads) / bins_count_))),
         serial_(threads <= 1),
@@ -98,7 +98,7 @@ class BlockedScatter {
     tbb::parallel_for(std::size_t{0}, bins_count_, finish);  // each range by one task
   }
 
-  /// Returns the bins' memory (kPendingEdges targets) until the next run().
+  /// Returns the bins' memory (the bound's worth of targets) until the next run().
   void release() {
     per_thread_.clear();
     solo_.clear();

@@ -30,37 +30,15 @@ struct ParallelConfig {
   std::size_t min_parallel = 4096;
   /// Iterations per task in a parallel loop.
   std::size_t grain = 1024;
-  /// Kahn rounds are split between threads only on graphs of this many
-  /// nodes or more: below, the in-degrees stay in cache, plain decrements
-  /// are cheap, and the blocked scatter's extra pass costs more than a
-  /// second thread saves (docs/TUNING.md#split-rounds). That holds for 2
-  /// threads; see min_parallel_graph_many for more.
-  std::size_t min_parallel_graph = std::size_t{1} << 21;
-  /// The mex pass gathers values in batches (level_solver.cpp) on graphs of
-  /// this many nodes or more: random ids, and layered ids. Below, the values
-  /// it gathers stay in cache and the batches only cost.
-  std::size_t min_batch_graph = kCachedNodes;
-  std::size_t min_batch_layered_graph = std::size_t{1} << 22;
   /// A loop narrower than min_parallel is still split when its iterations
   /// carry heavy_work / threads units between them (edges), in tasks of
   /// half that: power-law graphs hold most of their edges in layers too
   /// narrow by nodes alone. The split pays more with more threads, so the
   /// bar falls with them (docs/TUNING.md#heavy-layers).
   std::size_t heavy_work = std::size_t{1} << 14;
-  /// min_parallel_graph from 4 threads on, where the scatter's extra pass is
-  /// shared out widely enough to pay on 10^6-node graphs
-  /// (docs/TUNING.md#split-rounds).
-  std::size_t min_parallel_graph_many = std::size_t{1} << 19;
-
   /// Edges that make a narrow loop worth splitting, at this thread count.
   std::size_t min_parallel_work() const { return std::max<std::size_t>(1, heavy_work / std::max(1u, threads)); }
 
-  /// Whether Kahn rounds of an n-node graph may be split between threads.
-  /// From 4 threads the bar is the lower of the two, so that a config that
-  /// lowers min_parallel_graph (the tests' eager ones) lowers it for all.
-  bool splits_rounds_of(std::size_t n) const {
-    return n >= (threads >= 4 ? std::min(min_parallel_graph, min_parallel_graph_many) : min_parallel_graph);
-  }
   bool worth_it(std::size_t width) const { return threads > 1 && width >= min_parallel; }
   /// Whether a loop of `width` iterations is decided by its work: narrower
   /// than min_parallel, yet wide enough to share (a chain's 10^7 one-node

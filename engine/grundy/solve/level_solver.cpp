@@ -1,5 +1,4 @@
 #include "grundy/solve/level_solver.hpp"
-#include "grundy/primitives/parallel.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,9 +9,6 @@
 namespace grundy {
 namespace {
 
-// Layers (or parts of one) narrower than this are not batched.
-constexpr std::size_t kMinBatch = 64;
-
 // Per-thread scratch of the mex pass: the wide-mex bitset, and a batch of
 // nodes with their rows and their successors' values side by side. The
 // values are in the pass's own width: smaller buffers, a faster pass
@@ -22,7 +18,7 @@ struct MexScratch {
   BitsetMex mex;
   std::vector<node_t> rows, nodes;
   std::vector<Sg> values;
-  std::vector<std::uint8_t> degrees;  // a batch's nodes have fewer than 64 successors
+  std::vector<std::uint8_t> degrees;  // a batch's nodes have fewer than Tuning::word_mex_degrees successors
 };
 
 // Back to front: within a run of narrow layers the deeper ones come last,
@@ -48,8 +44,9 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
         // Random ids: start the row loads of nodes a few steps ahead (their
         // offsets first, then their rows, as the batches do: prefetch_row),
         // so that misses overlap (docs/TUNING.md#prefetch-distances).
-        if (i >= b + 16) __builtin_prefetch(off + order[i - 16]);
-        if (i >= b + 8) prefetch_row(off, targets, order[i - 8]);
+        constexpr std::size_t far = Tuning::mex_prefetch_offsets, near = Tuning::mex_prefetch_row;
+        if (i >= b + far) __builtin_prefetch(off + order[i - far]);
+        if (i >= b + near) prefetch_row(off, targets, order[i - near]);
       }
       const node_t u = order[i];
       const edge_t first = off[u];
@@ -68,7 +65,8 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
 template <bool Identity, class Sg>
 void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, const node_t* __restrict targets,
                  Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
-  constexpr std::size_t kEdges = std::size_t{1} << 13, kNodes = 1024;
+  constexpr std::size_t kEdges = Tuning::batch_edges, kNodes = Tuning::batch_nodes;
+  constexpr std::size_t far = Tuning::batch_prefetch_offsets, near = Tuning::batch_prefetch_row;
   scratch.rows.resize(Identity ? 0 : kEdges);
   scratch.values.resize(kEdges);
   scratch.nodes.resize(kNodes);
@@ -85,13 +83,13 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, c
       if constexpr (!Identity) {
         // Rows into L2, both ends (prefetch_row): a row often straddles two
         // lines (docs/TUNING.md#prefetch-distances).
-        if (i >= b + 17) __builtin_prefetch(off + order[i - 17]);
-        if (i >= b + 9) prefetch_row(off, targets, order[i - 9]);
+        if (i >= b + far) __builtin_prefetch(off + order[i - far]);
+        if (i >= b + near) prefetch_row(off, targets, order[i - near]);
       }
       const node_t u = Identity ? static_cast<node_t>(i - 1) : order[i - 1];
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
-      if (d >= 64 || fill + d > kEdges) break;  // taken alone, after the batch
+      if (d >= Tuning::word_mex_degrees || fill + d > kEdges) break;  // taken alone, after the batch
       if constexpr (!Identity) {
         copy_row(targets + first, d, rows + fill);
         // Ask for the successors' values as their ids arrive, into L2 (a
@@ -126,162 +124,195 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, c
   }
 }
 
+// The mex pass over every layer, deepest first: runs of layers split
+// between threads go to one for_phases loop, runs of narrow layers to one
+// inline loop; with a layer log, each step is timed.
 template <bool Identity, class Sg>
-void mex_pass(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, Sg* sg, PhaseTimer* log) {
-  // Batches pay where the values gathered miss the cache: random ids from
-  // kCachedNodes nodes on, layered ids only from about 3*10^6 nodes, where
-  // the pass reads ahead of its values' reach (docs/TUNING.md#mex-batches).
-  const bool batched = g.n >= (Identity ? pc.min_batch_layered_graph : pc.min_batch_graph);
-  // b, e: a part of one layer.
-  const auto run_part = [&](MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
-    if (batched && e - b >= kMinBatch) {
-      mex_batched<Identity>(layers.order, g.offsets, g.targets, sg, scratch, b, e);
+class MexPass {
+ public:
+  MexPass(const CsrView& g, const LayerView& layers, const SolveConfig& config, Sg* sg, PhaseTimer* log)
+      : g_(g),
+        layers_(layers),
+        pc_(config.loops),
+        sg_(sg),
+        log_(log),
+        // Batches pay where the values gathered miss the cache: random ids
+        // from one size on, layered ids only from a larger one
+        // (docs/TUNING.md#mex-batches).
+        batched_(g.n >= (Identity ? config.tuning.batch_layered_mex_from : config.tuning.batch_mex_from)),
+        prefetch_(g.n >= Tuning::cached_nodes),
+        asked_(layers.count()) {}
+
+  void run() {
+    for (std::size_t l = layers_.count(); l-- > 0;) l = split(l) ? run_split_layers(l) : run_narrow_layers(l);
+  }
+
+ private:
+  // Gathers the run of split layers l, l-1, ... into one for_phases loop:
+  // a layer's pieces wait for the deeper layers' pieces still running, not
+  // for a barrier and a new loop per layer; where layers are short, those
+  // barriers cost (docs/TUNING.md#for-phases). Returns the run's first layer.
+  std::size_t run_split_layers(std::size_t last) {
+    if (!thread_mex_) thread_mex_.emplace();
+    phases_.clear();
+    add_phase(last);
+    std::size_t first = last;
+    for (; first > 0 && split(first - 1); --first) add_phase(first - 1);
+    if (log_ != nullptr) stamps_.assign(phases_.size() + 1, PhaseTimer::clock::now());
+    for_phases(
+        pc_, phases_, [&](std::size_t b, std::size_t e) { run_part(thread_mex_->local(), b, e); },
+        [&](std::size_t p) {
+          if (log_ != nullptr) stamps_[p + 1] = PhaseTimer::clock::now();
+        });
+    // Each layer's span: from the deeper layer's end to its own.
+    for (std::size_t p = 0; log_ != nullptr && p < phases_.size(); ++p)
+      record(last - p, last - p, stamps_[p], stamps_[p + 1]);
+    return first;
+  }
+
+  // Layer l as a phase, right after split(l) (its work is then the cached answer).
+  void add_phase(std::size_t l) {
+    const std::size_t b = layers_.begin[l], e = layers_.begin[l + 1];
+    phases_.push_back({b, e, pc_.grain_for(e - b, work(l))});
+  }
+
+  // Gathers the run of narrow layers l, l-1, ... into one inline loop.
+  // Returns the run's first layer.
+  std::size_t run_narrow_layers(std::size_t last) {
+    std::size_t first = last;
+    while (first > 0 && !split(first - 1)) --first;
+    if (log_ == nullptr) {
+      run_inline(first, last);
     } else {
-      mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, b, e,
-                          g.n >= kCachedNodes);
+      const auto t0 = PhaseTimer::clock::now();
+      run_inline(first, last);
+      record(first, last, t0, PhaseTimer::clock::now());
     }
-  };
-  // Layers [first, last], deepest first. Consecutive layers too narrow to
-  // batch go to one mex_range, whose prefetches then reach across them
-  // (docs/TUNING.md#narrow-layers).
-  const auto run = [&](MexScratch<Sg>& scratch, std::size_t first, std::size_t last) {
-    if (!batched) return run_part(scratch, layers.begin[first], layers.begin[last + 1]);
-    std::size_t end = layers.begin[last + 1];  // positions [.., end) are left to do
+    return first;
+  }
+
+  // Layers [first, last], deepest first, on this thread. Consecutive layers
+  // too narrow to batch go to one mex_range, whose prefetches then reach
+  // across them (docs/TUNING.md#narrow-layers).
+  void run_inline(std::size_t first, std::size_t last) {
+    if (!batched_) return run_part(inline_mex_, layers_.begin[first], layers_.begin[last + 1]);
+    std::size_t end = layers_.begin[last + 1];  // positions [.., end) are left to do
     for (std::size_t l = last + 1; l-- > first;) {
-      if (layers.width(l) < kMinBatch) continue;
-      mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[l + 1],
-                          end, g.n >= kCachedNodes);
-      run_part(scratch, layers.begin[l], layers.begin[l + 1]);
-      end = layers.begin[l];
+      if (layers_.width(l) < Tuning::min_batch_width) continue;
+      run_unbatched(inline_mex_, layers_.begin[l + 1], end);
+      run_part(inline_mex_, layers_.begin[l], layers_.begin[l + 1]);
+      end = layers_.begin[l];
     }
-    mex_range<Identity>(layers.order, layers.degree_runs, g.offsets, g.targets, sg, scratch.mex, layers.begin[first],
-                        end, g.n >= kCachedNodes);
-  };
+    run_unbatched(inline_mex_, layers_.begin[first], end);
+  }
+
+  // Positions [b, e): a part of one layer.
+  void run_part(MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+    if (batched_ && e - b >= Tuning::min_batch_width) {
+      mex_batched<Identity>(layers_.order, g_.offsets, g_.targets, sg_, scratch, b, e);
+    } else {
+      run_unbatched(scratch, b, e);
+    }
+  }
+
+  // Positions [b, e), possibly across layers, deepest first.
+  void run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+    mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_);
+  }
+
+  // Whether layer l gets a parallel loop; the common answers (wide, or far
+  // too narrow: a chain's 10^7 layers) without counting edges.
+  bool split(std::size_t l) {
+    const std::size_t w = layers_.width(l);
+    return pc_.worth_it(w) || (pc_.weighs(w) && pc_.worth_it(w, work(l)));
+  }
+
+  // A layer's edges, where they decide whether it is split (a layer too
+  // narrow in nodes, but heavy: parallel.hpp). Not counted for layers that
+  // are wide enough anyway, or too narrow to split; with random ids the
+  // count reads the layer's offsets, which its mex then finds in cache. The
+  // last answer is kept: each layer is asked twice.
+  std::size_t work(std::size_t l) {
+    if (!pc_.weighs(layers_.width(l))) return 0;
+    if (l != asked_) {
+      asked_ = l;
+      answer_ = edges_at(layers_.begin[l], layers_.begin[l + 1]);
+    }
+    return answer_;
+  }
+
   // The edges leaving positions [b, e) of the order (with Identity, the
   // rows of ids b..e-1 lie side by side).
-  const auto edges_at = [&](std::size_t b, std::size_t e) -> std::uint64_t {
-    return Identity ? g.offsets[e] - g.offsets[b] : g.edges_of({layers.order + b, e - b});
-  };
-  // With a layer log, each step (a wide layer, or a run of narrow ones) is
-  // timed and its nodes and edges counted; beyond kMaxLogged steps (a deep
-  // chain has millions) the rest is folded into the last record.
-  constexpr std::size_t kMaxLogged = 100000;
-  const auto record = [&](std::size_t first, std::size_t last, PhaseTimer::clock::time_point t0,
-                          PhaseTimer::clock::time_point t1) {
+  std::uint64_t edges_at(std::size_t b, std::size_t e) const {
+    return Identity ? g_.offsets[e] - g_.offsets[b] : g_.edges_of({layers_.order + b, e - b});
+  }
+
+  // Logs a step (a split layer, or a run of narrow ones) with its nodes and
+  // edges; beyond kMaxLogged steps (a deep chain has millions) the rest is
+  // folded into the last record.
+  void record(std::size_t first, std::size_t last, PhaseTimer::clock::time_point t0, PhaseTimer::clock::time_point t1) {
+    constexpr std::size_t kMaxLogged = 100000;
     const double seconds = std::chrono::duration<double>(t1 - t0).count();
-    const std::uint64_t edges = edges_at(layers.begin[first], layers.begin[last + 1]);
-    const std::uint64_t nodes = layers.begin[last + 1] - layers.begin[first];
-    if (log->layers.size() < kMaxLogged) {
-      log->layers.push_back({first, last, nodes, edges, log->since(t0), seconds});
+    const std::uint64_t edges = edges_at(layers_.begin[first], layers_.begin[last + 1]);
+    const std::uint64_t nodes = layers_.begin[last + 1] - layers_.begin[first];
+    if (log_->layers.size() < kMaxLogged) {
+      log_->layers.push_back({first, last, nodes, edges, log_->since(t0), seconds});
     } else {
-      LayerStat& rest = log->layers.back();
+      LayerStat& rest = log_->layers.back();
       rest.first_layer = std::min<std::uint64_t>(rest.first_layer, first);
       rest.nodes += nodes;
       rest.edges += edges;
       rest.seconds += seconds;
     }
-  };
-  const auto logged = [&](std::size_t first, std::size_t last, auto&& step) {
-    if (log == nullptr) return step();
-    const auto t0 = PhaseTimer::clock::now();
-    step();
-    record(first, last, t0, PhaseTimer::clock::now());
-  };
-  // A layer's edges, where they decide whether it is split (a layer too
-  // narrow in nodes, but heavy: parallel.hpp). Not counted for layers that
-  // are wide enough anyway, or too narrow to split (a chain's 10^7 layers);
-  // with random ids the count reads the layer's offsets, which its mex then
-  // finds in cache. The last answer is kept: each layer is asked twice.
-  std::size_t asked = layers.count(), answer = 0;
-  const auto work = [&](std::size_t l) -> std::size_t {
-    if (!pc.weighs(layers.width(l))) return 0;
-    if (l != asked) {
-      asked = l;
-      answer = edges_at(layers.begin[l], layers.begin[l + 1]);
-    }
-    return answer;
-  };
-  // Whether layer l gets a parallel loop; the common answers (wide, or far
-  // too narrow: a chain's 10^7 layers) without a call.
-  const auto split = [&](std::size_t l) {
-    const std::size_t w = layers.width(l);
-    return pc.worth_it(w) || (pc.weighs(w) && pc.worth_it(w, work(l)));
-  };
-  MexScratch<Sg> inline_mex;
-  // Made on first use (see layering.cpp: oneTBB's first touch is not free).
-  std::optional<PerThread<MexScratch<Sg>>> thread_mex;
-  // A run of layers, each split between threads, deepest first, in
-  // one parallel loop: a layer's pieces wait for the deeper layers' pieces
-  // still running, not for a barrier and a new loop per layer (for_phases):
-  // where layers are short, those barriers cost (docs/TUNING.md#for-phases).
-  std::vector<PhaseRange> phases;
-  std::vector<PhaseTimer::clock::time_point> stamps;
-  // Layer l as a phase, right after split(l) (its work is then the cached answer).
-  const auto add_phase = [&](std::size_t l) {
-    const std::size_t b = layers.begin[l], e = layers.begin[l + 1];
-    phases.push_back({b, e, pc.grain_for(e - b, work(l))});
-  };
-  // `phases` holds layers last, last-1, ... (deepest first).
-  const auto run_split = [&](std::size_t last) {
-    if (log != nullptr) stamps.assign(phases.size() + 1, PhaseTimer::clock::now());
-    for_phases(
-        pc, phases, [&](std::size_t b, std::size_t e) { run_part(thread_mex->local(), b, e); },
-        [&](std::size_t p) {
-          if (log != nullptr) stamps[p + 1] = PhaseTimer::clock::now();
-        });
-    // Each layer's span: from the deeper layer's end to its own.
-    for (std::size_t p = 0; log != nullptr && p < phases.size(); ++p)
-      record(last - p, last - p, stamps[p], stamps[p + 1]);
-  };
-  for (std::size_t l = layers.count(); l-- > 0;) {
-    if (split(l)) {
-      if (!thread_mex) thread_mex.emplace();
-      phases.clear();
-      add_phase(l);
-      std::size_t first = l;
-      for (; first > 0 && split(first - 1); --first) add_phase(first - 1);
-      run_split(l);
-      l = first;
-      continue;
-    }
-    // Gather the run of narrow layers l, l-1, ... into one inline loop.
-    std::size_t first = l;
-    while (first > 0 && !split(first - 1)) --first;
-    logged(first, l, [&] { run(inline_mex, first, l); });
-    l = first;
   }
-}
+
+  const CsrView& g_;
+  const LayerView& layers_;
+  const ParallelConfig& pc_;
+  Sg* const sg_;
+  PhaseTimer* const log_;
+  const bool batched_;
+  const bool prefetch_;             // past the cache: prefetch the rows of unbatched nodes
+  std::size_t asked_, answer_ = 0;  // work(): the last layer asked, and its edges
+  MexScratch<Sg> inline_mex_;
+  // Made on first use (see layering.cpp: oneTBB's first touch is not free).
+  std::optional<PerThread<MexScratch<Sg>>> thread_mex_;
+  std::vector<PhaseRange> phases_;  // layers last, last-1, ... (deepest first)
+  std::vector<PhaseTimer::clock::time_point> stamps_;
+};
 
 }  // namespace
 
-void level_mex(const CsrView& g, const LayerView& layers, const ParallelConfig& pc, SgValues& sg, PhaseTimer* log) {
-  sg.visit([&](auto values) {
+void level_mex(const CsrView& g, const LayerView& layers, const SolveConfig& config, SgValues& sg, PhaseTimer* log) {
+  sg.visit([&]<class Sg>(std::span<Sg> values) {
     if (layers.order == nullptr) {
-      mex_pass<true>(g, layers, pc, values.data(), log);
+      MexPass<true, Sg>(g, layers, config, values.data(), log).run();
     } else {
-      mex_pass<false>(g, layers, pc, values.data(), log);
+      MexPass<false, Sg>(g, layers, config, values.data(), log).run();
     }
   });
 }
 
-SgValues level_sg(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer, const StoredLayers& stored) {
-  Layers layers;
+SgValues level_sg(const CsrView& g, const SolveConfig& config, PhaseTimer* timer, const StoredLayers& stored) {
+  LevelScratch scratch;
   SgValues sg;
-  level_sg(g, pc, layers, sg, timer, stored);
+  level_sg(g, config, scratch, sg, timer, stored);
   return sg;
 }
 
-void level_sg(const CsrView& g, const ParallelConfig& pc, Layers& layers, SgValues& sg, PhaseTimer* timer,
+void level_sg(const CsrView& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg, PhaseTimer* timer,
               const StoredLayers& stored) {
+  Layers& layers = scratch.layers;
   LayerView view{nullptr, stored.begin, stored.degree_runs};
   if (stored.empty()) {
     if (timer) timer->start("layering");
-    compute_layers(g, pc, layers, InDegreeWidth::automatic, timer ? &timer->layering_parts : nullptr);
+    compute_layers(g, config, layers, scratch.counters, InDegreeWidth::automatic,
+                   timer ? &timer->layering_parts : nullptr);
     view = {layers.order.data(), layers.begin, {}};
   }
   if (timer) timer->start("mex");
   sg.reset(g.n, g.m);
-  level_mex(g, view, pc, sg, timer != nullptr && timer->log_layers ? timer : nullptr);
+  level_mex(g, view, config, sg, timer != nullptr && timer->log_layers ? timer : nullptr);
   if (timer) timer->stop();
 }
 

@@ -8,10 +8,10 @@
 #include <span>
 
 #include "grundy/core/csr_graph.hpp"
-#include "grundy/solve/layering.hpp"
-#include "grundy/primitives/parallel.hpp"
 #include "grundy/core/phase_timer.hpp"
 #include "grundy/core/sg_values.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/tuning.hpp"
 
 namespace grundy {
 
@@ -30,17 +30,25 @@ struct LayerView {
 
 /// Fills `sg` (sized n) given the layers; with `log`, records each step
 /// into log->layers.
-void level_mex(const CsrView& graph, const LayerView& layers, const ParallelConfig& pc, SgValues& sg,
+void level_mex(const CsrView& graph, const LayerView& layers, const SolveConfig& config, SgValues& sg,
                PhaseTimer* log = nullptr);
 
 /// SG values: layering (skipped when `stored` gives a renumbered graph's
 /// layers), then level_mex. Records "layering" and "mex" phases.
 /// Throws CycleError if the graph is not a DAG.
-SgValues level_sg(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
+SgValues level_sg(const CsrView& graph, const SolveConfig& config, PhaseTimer* timer = nullptr,
                   const StoredLayers& stored = {});
 
-/// The same into `sg`, with `layers` as reusable scratch (batch workspaces).
-void level_sg(const CsrView& graph, const ParallelConfig& pc, Layers& layers, SgValues& sg, PhaseTimer* timer = nullptr,
-              const StoredLayers& stored = {});
+/// The layers and counters of a level solve, kept by a caller that solves
+/// graph after graph (a batch workspace), so that each solve allocates
+/// nothing once they have grown.
+struct LevelScratch {
+  Layers layers;
+  InDegreeScratch counters;
+};
+
+/// The same into `sg`, with `scratch` reused.
+void level_sg(const CsrView& graph, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
+              PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
 
 }  // namespace grundy

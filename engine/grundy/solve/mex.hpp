@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
+#include "grundy/solve/tuning.hpp"
 
 namespace grundy {
 
@@ -51,13 +52,9 @@ std::uint64_t mex_bits_fixed(const node_t* succ, const Sg* sg) {
   (std::make_index_sequence<D>{});
 }
 
-/// Degrees below this take an unrolled body, chosen through a table. 24 is
-/// past twice the bench graphs' mean degree (10); the value is not tuned.
-inline constexpr std::size_t kFixedDegrees = 24;
-
-/// The fast path, for fewer than 64 successors: every value that matters
+/// The fast path, for fewer than Tuning::word_mex_degrees successors: every value that matters
 /// fits one machine word, so set a bit per value and count the trailing ones.
-/// Below kFixedDegrees successors, an unrolled body per degree, called
+/// Below Tuning::unrolled_degrees successors, an unrolled body per degree, called
 /// through a table: where degrees repeat node after node that call is
 /// predicted, and each edge costs its two loads, the bit and the OR, about
 /// half the micro-ops of a loop iteration, so that more of the next nodes'
@@ -69,9 +66,9 @@ inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
   static constexpr auto fixed = []<std::size_t... D>(std::index_sequence<D...>) {
     return std::array<std::uint64_t (*)(const node_t*, const Sg*), sizeof...(D)>{&mex_bits_fixed<D, Sg>...};
   }
-  (std::make_index_sequence<kFixedDegrees>{});
+  (std::make_index_sequence<Tuning::unrolled_degrees>{});
   std::uint64_t seen = 0;
-  if (d < kFixedDegrees) {
+  if (d < Tuning::unrolled_degrees) {
     seen = fixed[d](succ, sg);
   } else {
     for (std::size_t i = 0; i < d; ++i) seen |= mex_bit(sg[succ[i]]);
@@ -91,7 +88,7 @@ std::size_t mex_run_down(const edge_t* off, const node_t* targets, Sg* sg, std::
 }
 
 /// The mex of every node of ids [b, e) of a layered file, from e-1 down
-/// (deeper layers first). Runs of equal out-degree below kFixedDegrees go
+/// (deeper layers first). Runs of equal out-degree below Tuning::unrolled_degrees go
 /// through mex_run_down, each choosing its body once (layered files order
 /// each layer by out-degree, so runs are long); other nodes one at a time.
 template <class Sg, class Mex>
@@ -100,10 +97,10 @@ void mex_identity_down(const edge_t* off, const node_t* targets, Sg* sg, Mex& me
     return std::array<std::size_t (*)(const edge_t*, const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
         &mex_run_down<D, Sg>...};
   }
-  (std::make_index_sequence<kFixedDegrees>{});
+  (std::make_index_sequence<Tuning::unrolled_degrees>{});
   for (std::size_t i = e; i > b;) {
     const auto d = static_cast<std::size_t>(off[i] - off[i - 1]);
-    if (d < kFixedDegrees) {
+    if (d < Tuning::unrolled_degrees) {
       i = runs[d](off, targets, sg, b, i);
     } else {
       --i;
@@ -124,14 +121,14 @@ void mex_stride_down(const node_t* rows, Sg* sg, std::size_t b, std::size_t e) {
 /// The mex of every node of ids [b, e) of a layered file with degree runs
 /// (StoredLayers: run r is ids [runs[r], runs[r+1]), one out-degree), from
 /// e-1 down. Each run (clipped to [b, e)) reads two offsets, then goes by
-/// stride: below kFixedDegrees, one unrolled body for the whole run.
+/// stride: below Tuning::unrolled_degrees, one unrolled body for the whole run.
 template <class Sg, class Mex>
 void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t* targets, Sg* sg, Mex& mex,
                    std::size_t b, std::size_t e) {
   static constexpr auto strides = []<std::size_t... D>(std::index_sequence<D...>) {
     return std::array<void (*)(const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{&mex_stride_down<D, Sg>...};
   }
-  (std::make_index_sequence<kFixedDegrees>{});
+  (std::make_index_sequence<Tuning::unrolled_degrees>{});
   if (b >= e) return;
   // The run holding node e-1.
   auto r = static_cast<std::size_t>(std::upper_bound(runs.begin(), runs.end(), e - 1) - runs.begin()) - 1;
@@ -139,7 +136,7 @@ void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t
     const std::size_t first = std::max<std::size_t>(runs[r], b);
     const node_t* const rows = targets + off[first];
     const auto d = static_cast<std::size_t>(off[first + 1] - off[first]);
-    if (d < kFixedDegrees) {
+    if (d < Tuning::unrolled_degrees) {
       strides[d](rows, sg, first, i);
     } else {
       for (std::size_t u = i; u-- > first;) sg[u] = mex(rows + (u - first) * d, d, sg);
@@ -148,14 +145,14 @@ void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t
   }
 }
 
-/// mex_word below 64 successors; above, a bitset of degree+1 bits from a
+/// mex_word below Tuning::word_mex_degrees (64) successors; above, a bitset of degree+1 bits from a
 /// reusable buffer, cleared word by word afterwards. The wide path stays out
 /// of line so that the loop around the fast path stays small.
 class BitsetMex {
  public:
   template <class Sg>
   Sg operator()(const node_t* succ, std::size_t d, const Sg* sg) {
-    return d < 64 ? mex_word(succ, d, sg) : wide(succ, d, sg);
+    return d < Tuning::word_mex_degrees ? mex_word(succ, d, sg) : wide(succ, d, sg);
   }
 
   template <class Sg>

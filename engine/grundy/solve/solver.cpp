@@ -67,7 +67,7 @@ std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bo
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTimer* timer,
+SgValues solve_sg(const CsrView& g, Algo algo, const SolveConfig& config, PhaseTimer* timer,
                   const StoredLayers& stored) {
   switch (algo) {
     case Algo::serial: return serial_sg(g, timer);
@@ -75,7 +75,7 @@ SgValues solve_sg(const CsrView& g, Algo algo, const ParallelConfig& pc, PhaseTi
     case Algo::automatic:
     case Algo::level: break;
   }
-  return level_sg(g, pc, timer, stored);
+  return level_sg(g, config, timer, stored);
 }
 
 std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want) {

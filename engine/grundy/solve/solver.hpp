@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
-#include "grundy/primitives/parallel.hpp"
 #include "grundy/core/phase_timer.hpp"
 #include "grundy/core/sg_values.hpp"
+#include "grundy/primitives/parallel.hpp"
+#include "grundy/solve/tuning.hpp"
 
 namespace grundy {
 
@@ -30,7 +31,7 @@ std::string_view algo_name(Algo algo);
 /// SG value of every node. `stored` (a layered .gcsr's) lets the level
 /// engine skip layering; the other engines ignore it.
 /// Throws CycleError if the graph is not a DAG.
-SgValues solve_sg(const CsrView& graph, Algo algo, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
+SgValues solve_sg(const CsrView& graph, Algo algo, const SolveConfig& config, PhaseTimer* timer = nullptr,
                   const StoredLayers& stored = {});
 
 /// What solving a graph of n nodes and m edges with `algo` (and verifying

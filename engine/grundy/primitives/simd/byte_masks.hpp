@@ -35,12 +35,8 @@ inline Masks classify_portable(const char* p) {
   return m;
 }
 
-/// Bytes above 0x20 (everything but space and the ASCII controls), without SIMD.
-inline std::uint64_t above_space_portable(const char* p) {
-  std::uint64_t m = 0;
-  for (unsigned i = 0; i < 64; ++i) m |= std::uint64_t{static_cast<unsigned char>(p[i]) > 0x20} << i;
-  return m;
-}
+/// The whitespace mask of classify() alone, without SIMD.
+inline std::uint64_t classify_space_portable(const char* p) { return classify_portable(p).space; }
 
 /// Line breaks (LF and CR), without SIMD.
 inline std::uint64_t line_breaks_portable(const char* p) {
@@ -101,14 +97,16 @@ inline std::uint64_t line_breaks(const char* p) {
   return m;
 }
 
-/// The bytes of p[0, 64) above 0x20.
-inline std::uint64_t above_space(const char* p) {
-  const __m128i floor = _mm_set1_epi8(0x21);
+/// The whitespace mask of classify() alone (space, \t \n \v \f \r).
+inline std::uint64_t classify_space(const char* p) {
+  const __m128i ctrl_bias = _mm_set1_epi8(static_cast<char>(0x80 - '\t'));
+  const __m128i ctrl_top = _mm_set1_epi8(static_cast<char>(0x80 + 5));
+  const __m128i blank = _mm_set1_epi8(' ');
   std::uint64_t m = 0;
   for (unsigned i = 0; i < 4; ++i) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-    const __m128i a = _mm_cmpeq_epi8(_mm_max_epu8(x, floor), x);  // x >= 0x21, unsigned
-    m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(a))} << (16 * i);
+    const __m128i s = _mm_or_si128(_mm_cmplt_epi8(_mm_add_epi8(x, ctrl_bias), ctrl_top), _mm_cmpeq_epi8(x, blank));
+    m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(s))} << (16 * i);
   }
   return m;
 }
@@ -116,7 +114,7 @@ inline std::uint64_t above_space(const char* p) {
 #else
 
 inline Masks classify(const char* p) { return classify_portable(p); }
-inline std::uint64_t above_space(const char* p) { return above_space_portable(p); }
+inline std::uint64_t classify_space(const char* p) { return classify_space_portable(p); }
 inline std::uint64_t line_breaks(const char* p) { return line_breaks_portable(p); }
 inline std::uint64_t zero_bytes(const std::uint8_t* p) { return zero_bytes_portable(p); }
 

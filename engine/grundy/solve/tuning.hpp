@@ -1,0 +1,107 @@
+// Every threshold and constant the SG engine was tuned on, in one place.
+//
+// Each says in a line why it exists and links the section of
+// docs/TUNING.md that keeps its measurements (value, machine, command,
+// commit). The graph sizes at which a path starts to pay are fields, so
+// that tests can lower them and make small graphs take the paths of big
+// ones (tests/support/presets.hpp); the rest are constants of the kernels.
+// How loops are cut (min_parallel, grain, heavy_work) stays in
+// ParallelConfig, which every loop reads.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "grundy/primitives/parallel.hpp"
+
+namespace grundy {
+
+struct Tuning {
+  // ---- graph sizes where a path starts to pay (fields: tests lower them)
+
+  /// Kahn rounds are split between threads from this many nodes on: below,
+  /// the in-degrees stay in cache and the blocked scatter's extra pass costs
+  /// more than a second thread saves (docs/TUNING.md#split-rounds).
+  std::size_t split_rounds_from = std::size_t{1} << 21;
+  /// The same from 4 threads on, where the extra pass is shared out widely
+  /// enough to pay on 10^6-node graphs (docs/TUNING.md#split-rounds).
+  std::size_t split_rounds_from_many = std::size_t{1} << 19;
+  /// The mex pass gathers values in batches from this many nodes on, with
+  /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
+  std::size_t batch_mex_from = std::size_t{1} << 16;
+  /// The same with layered ids, whose pass reads ahead of its values' reach
+  /// until about 3*10^6 nodes (docs/TUNING.md#mex-batches).
+  std::size_t batch_layered_mex_from = std::size_t{1} << 22;
+
+  /// Whether Kahn rounds of an n-node graph may be split between `threads`.
+  /// From 4 threads the bar is the lower of the two, so that a tuning that
+  /// lowers split_rounds_from (the tests' eager ones) lowers it for all.
+  bool splits_rounds_of(std::size_t n, unsigned threads) const {
+    return n >= (threads >= 4 ? std::min(split_rounds_from, split_rounds_from_many) : split_rounds_from);
+  }
+
+  // ---- constants of the kernels
+
+  /// Graphs below this many nodes keep their per-node arrays in a core's
+  /// cache (a judge-sized instance): there, prefetching rows, sorting rounds
+  /// and 1-byte in-degrees cost more than the misses they would save
+  /// (docs/TUNING.md#in-degree-counters).
+  static constexpr std::size_t cached_nodes = std::size_t{1} << 16;
+
+  /// A Kahn round is wide when its frontier holds 1/wide_round_share of the
+  /// nodes or more: the next round is then found by scanning every counter
+  /// (docs/TUNING.md#wide-rounds).
+  static constexpr std::size_t wide_round_share = 512;
+  /// Up to this many threads each owns a share of the in-degree counters
+  /// and reads every edge, instead of the blocked scatter
+  /// (docs/TUNING.md#owned-in-degree-count).
+  static constexpr unsigned owned_count_max_threads = 2;
+  /// Targets an owned count keeps per piece: 16 KiB, in L1.
+  static constexpr std::size_t owned_count_piece = 4096;
+  /// Targets a one-thread round stages before counting them down: 128 KiB,
+  /// in L2 (docs/TUNING.md#staged-rows).
+  static constexpr std::size_t staged_targets = std::size_t{1} << 15;
+  /// The blocked scatter's bound on targets held in its bins, all threads
+  /// together (docs/TUNING.md#blocked-scatter).
+  static constexpr std::size_t scatter_pending_edges = std::size_t{1} << 23;
+  /// Kahn rounds prefetch a node's offsets this many nodes ahead, and its
+  /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
+  static constexpr std::size_t layering_prefetch_offsets = 64, layering_prefetch_row = 32;
+
+  /// The unbatched mex over random ids: the same two distances
+  /// (docs/TUNING.md#prefetch-distances).
+  static constexpr std::size_t mex_prefetch_offsets = 16, mex_prefetch_row = 8;
+  /// The mex batches: the same two distances (docs/TUNING.md#prefetch-distances).
+  static constexpr std::size_t batch_prefetch_offsets = 17, batch_prefetch_row = 9;
+  /// Layers (or parts of one) narrower than this are not batched; runs of
+  /// them go to one loop, whose prefetches reach across them
+  /// (docs/TUNING.md#narrow-layers).
+  static constexpr std::size_t min_batch_width = 64;
+  /// A batch's bound on gathered values (their lines fit in L2) and on
+  /// nodes (docs/TUNING.md#value-prefetch).
+  static constexpr std::size_t batch_edges = std::size_t{1} << 13, batch_nodes = 1024;
+  /// Degrees below this take an unrolled mex body, chosen through a table:
+  /// past twice the bench graphs' mean degree (10); not tuned
+  /// (docs/TUNING.md#mex-unrolled-bodies).
+  static constexpr std::size_t unrolled_degrees = 24;
+  /// Nodes with fewer successors than this take the one-word mex (a value
+  /// of 64 or more cannot be their mex); the others a bitset. The batches'
+  /// 1-byte degrees rely on it.
+  static constexpr std::size_t word_mex_degrees = 64;
+};
+
+/// What the SG engine runs with: how its loops are cut, and its tuning.
+/// Made from a ParallelConfig (or a thread count) alone, it takes the tuning
+/// as measured. Not a ParallelConfig itself: copying one out of it would
+/// drop the tuning a test asked for.
+struct SolveConfig {
+  ParallelConfig loops;
+  Tuning tuning;
+
+  // Implicit on purpose: every caller that names no tuning gets the
+  // measured one.
+  SolveConfig(const ParallelConfig& loops = {}, const Tuning& tuned = {}) : loops(loops), tuning(tuned) {}
+  SolveConfig(unsigned threads) : loops{.threads = threads} {}
+};
+
+}  // namespace grundy
