@@ -7,25 +7,44 @@
 #include <string_view>
 
 #include "grundy/core/csr_graph.hpp"
-#include "grundy/primitives/parallel.hpp"
 #include "grundy/core/phase_timer.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
 
-struct LoadedGame {
+/// A game as loaded, viewed where it lies (a mapped .gcsr, or parsed arrays).
+struct GameInput {
   GameView view;        ///< ids as stored (renumbered in a layered .gcsr)
   StoredLayers layers;  ///< non-empty for a layered .gcsr
   /// Non-empty for a layered .gcsr: stored id -> the user's id (0-based).
   std::span<const node_t> original_ids;
   const char* format = "text";  ///< "text" or "gcsr"
-  OwnedGame owned;              ///< the arrays of a parsed text (view points here)
 
   /// The id the user knows for stored id u (0-based).
   node_t user_id(node_t u) const { return original_ids.empty() ? u : original_ids[u]; }
 };
 
+/// A game with the arrays of a parsed text in it (view points into owned).
+struct LoadedGame : GameInput {
+  OwnedGame owned;
+};
+
+/// Arrays reused from game to game by a caller that loads many (a batch
+/// worker): a parsed text's game and the parser's scratch.
+struct LoadScratch {
+  OwnedGame game;
+  Array<node_t> ids;
+};
+
 /// Parses or validates `bytes`; views into `bytes` stay valid while it does.
 LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
                      PhaseTimer* timer = nullptr);
+
+/// The same for one instance of a stream (text from options.start, named
+/// and numbered by `options`), parsed into `scratch`, whose arrays the view
+/// then points into.
+GameInput load_game(std::string_view bytes, const ParseOptions& options, const ParallelConfig& pc,
+                    LoadScratch& scratch);
 
 }  // namespace grundy

@@ -10,6 +10,7 @@
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/game.hpp"
+#include "grundy/formats/game_loader.hpp"
 #include "grundy/formats/gcsr.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/formats/instance_stream.hpp"
@@ -27,8 +28,7 @@ namespace {
 // One thread's reusable arrays: after the first few instances, parsing and
 // solving allocate nothing.
 struct Workspace {
-  OwnedGame game;
-  Array<node_t> ids;
+  LoadScratch load;
   LevelScratch level;
   SgValues sg;
 };
@@ -37,7 +37,6 @@ struct Item {
   std::shared_ptr<const MappedFile> file{};  // null: the input could not be opened or listed
   std::string open_error{};
   InstanceSpan span{};
-  bool gcsr = false;
   std::string note{};  // appended to the instance's error
   std::uint64_t line = 0;
   std::string framing_error{};  // the framer's verdict on a damaged region (not parsed)
@@ -61,19 +60,11 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     if (item.file == nullptr) throw InputError(item.open_error);
     if (!item.framing_error.empty()) throw InputError(item.framing_error);
     const std::string& path = item.file->name();
-    GameView view;
-    StoredLayers stored;
-    std::span<const node_t> original;
-    if (item.gcsr) {
-      const GcsrGame f = read_gcsr(item.file->bytes(), path, pc);
-      view = f.game;
-      stored = f.layers;
-      original = f.original_ids;
-    } else {
-      const std::string_view text = item.file->bytes().substr(0, item.span.end);
-      parse_classic(text, {path, pc.threads, nullptr, item.span.begin, item.line}, ws.game, ws.ids);
-      view = ws.game.view();
-    }
+    // A stream's instance is parsed from its own start, naming its line.
+    const std::string_view bytes = item.file->bytes().substr(0, item.span.end);
+    const GameInput in = load_game(bytes, {path, pc.threads, nullptr, item.span.begin, item.line}, pc, ws.load);
+    const GameView& view = in.view;
+    const StoredLayers& stored = in.layers;
     const CsrView& g = view.graph;
     require_memory(graph_bytes(g) + solve_memory_bytes(g.n, g.m, Algo::level, o.verify), r.name,
                    std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
@@ -84,8 +75,8 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
     r.nim_sum = nim_sum(ws.sg, view.tokens);
     r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
-    const auto user = [&](node_t u) { return std::uint64_t{original.empty() ? u : original[u]} + 1; };
-    if (o.move) r.move = move_line(view, ws.sg, original);
+    const auto user = [&](node_t u) { return std::uint64_t{in.user_id(u)} + 1; };
+    if (o.move) r.move = move_line(view, ws.sg, in.original_ids);
     if (o.verify) {
       if (const auto bad = verify_sg(g, ws.sg, pc)) {
         r.status = InstanceResult::Status::mismatch;
@@ -202,7 +193,7 @@ class ItemProducer {
         return true;
       }
       if (looks_like_gcsr(file_->bytes())) {
-        item = {.file = file_, .span = {0, file_->bytes().size()}, .gcsr = true};
+        item = {.file = file_, .span = {0, file_->bytes().size()}};  // a .gcsr: read whole
         file_.reset();
         return true;
       }
