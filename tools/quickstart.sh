@@ -30,5 +30,5 @@ echo "uniform DAG, 1M nodes, 4M edges, text ($(du -h "$big" | cut -f1)): $(timed
 echo "the same as .gcsr: $(timed solve "$cache/quickstart.gcsr")"
 echo
 echo "short benchmark (grundy bench --sizes small --trials 1; full runs: see results/README.md):"
-"$grundy" bench --sizes small --trials 1 --out build/quickstart-bench 2>/dev/null
+"$grundy" bench --sizes small --trials 1 --cache build/cache/datasets --out build/quickstart-bench 2>/dev/null
 cat build/quickstart-bench/bench.md

@@ -1,141 +1,145 @@
-// grundy bench: datasets x algorithms x thread counts x trials, every trial
-// verified and paired with a floor pass timed just before it, results written as
-// JSON, CSV and Markdown (bench_report.hpp).
+// grundy bench: inputs x engines x thread counts x trials. Every trial is
+// verified and paired with a floor pass timed just before it; every run
+// keeps its samples and its own cost (bench_probe.hpp), goes to runs.jsonl
+// the moment it finishes, and at the end to bench.json, bench.csv and
+// bench.md (bench_report.hpp).
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <sstream>
 
+#include "bench_compare.hpp"
+#include "bench_inputs.hpp"
 #include "bench_report.hpp"
 #include "command.hpp"
-#include "grundy/solve/floor_kernel.hpp"
 #include "grundy/core/game.hpp"
-#include "grundy/formats/gcsr.hpp"
-#include "grundy/primitives/arena.hpp"
-#include "grundy/jobs/generated_file.hpp"
 #include "grundy/core/input_error.hpp"
+#include "grundy/formats/classic_text.hpp"
+#include "grundy/formats/game_loader.hpp"
 #include "grundy/io/mapped_file.hpp"
+#include "grundy/jobs/generated_file.hpp"
+#include "grundy/primitives/arena.hpp"
+#include "grundy/solve/floor_kernel.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
 namespace {
 
 struct BenchOptions {
-  std::vector<std::string> sizes{"small"};
+  InputSelection select;
   std::vector<std::string> algos{"level", "serial", "bgl"};
   std::vector<unsigned> threads;
-  std::vector<std::string> only;  // dataset names
-  std::size_t trials = 3;
-  std::string out = "results";
-  std::string cache = "build/cache/datasets";
-  std::string manifest = GRUNDY_SOURCE_DIR "/datasets/bench.tsv";
+  std::size_t trials = 5, warmup = 1;
+  double min_time = 0;
+  bool cold = false, list = false;
+  std::string out;       // "": a new grundy-bench-<date-time> folder
+  std::string manifest;  // "": the one built in
   std::uint64_t baseline_max_edges = 30'000'000;
-  bool plant_error = false;  // hidden: corrupt the engine's output (tests verification)
-  std::string command;
+  bool plant_error = false;          // hidden: corrupt the engine's output (tests verification)
+  std::vector<std::string> formats;  // extra reports: gbench
 };
 
-struct Entry {
-  BenchDataset info;
-  GenSpec spec;
-};
+using Clock = std::chrono::steady_clock;
 
-std::vector<Entry> read_manifest(const BenchOptions& o) {
-  std::ifstream in(o.manifest);
-  if (!in) throw InputError(o.manifest + ": cannot open the dataset manifest");
-  std::vector<Entry> out;
-  std::set<std::string> names;
-  std::size_t line_no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream f(line);
-    Entry e;
-    std::string layered;
-    f >> e.info.name >> e.info.size >> e.info.shape >> e.spec.nodes >> e.spec.edges >> e.spec.tokens >> e.spec.seed >>
-        e.spec.layers >> layered;
-    if (!f || (layered != "yes" && layered != "no"))
-      throw InputError(o.manifest + ":" + std::to_string(line_no) + ": expected 9 tab-separated fields");
-    try {
-      e.spec.shape = parse_shape(e.info.shape);
-      check_spec(e.spec);  // sizes past what any file holds are refused here, with the row's line
-    } catch (const std::invalid_argument& err) {
-      throw InputError(o.manifest + ":" + std::to_string(line_no) + ": " + err.what());
-    }
-    e.info.layered = layered == "yes";
-    if (!names.insert(e.info.name).second)
-      throw InputError(o.manifest + ":" + std::to_string(line_no) + ": dataset \"" + e.info.name +
-                       "\" is named twice (each name has its own cache file)");
-    const auto wanted = [](const std::vector<std::string>& v, const std::string& x) {
-      return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
-    };
-    if (!wanted(o.sizes, e.info.size) || !wanted(o.only, e.info.name)) continue;
-    e.info.file = o.cache + "/" + e.info.name + ".g" + std::to_string(kGeneratorVersion) + ".gcsr";
-    e.info.generator = "grundy gen --shape " + e.info.shape + " --nodes " + std::to_string(e.spec.nodes) + " --edges " +
-                       std::to_string(e.spec.edges) + " --tokens " + std::to_string(e.spec.tokens) + " --seed " +
-                       std::to_string(e.spec.seed) + " --layers " + std::to_string(e.spec.layers) +
-                       (e.info.layered ? " --layered" : "") + " " + e.info.file;
-    out.push_back(e);
-  }
-  return out;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string utc_now(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, format, std::gmtime(&now));
+  return text;
 }
 
-// Peak resident memory since the last reset (Linux: VmHWM, reset through
-// clear_refs), so each run reports its own peak, not the process's.
-void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
-std::uint64_t peak_rss_bytes() {
-  std::ifstream in("/proc/self/status");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-// The report's folder, checked before hours of runs: not a file, creatable.
-void prepare_out_folder(const std::string& out) {
+// The report's folder, checked before hours of runs: --out as given (made
+// if missing), or a new folder named by the date and time, never one that
+// exists already.
+std::string prepare_out_folder(const std::string& out) {
   std::error_code ec;
-  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
-    throw InputError(out + ": --out names a file; bench writes a folder of reports there");
-  std::filesystem::create_directories(out, ec);
-  if (ec) throw InputError(out + ": cannot create the report folder: " + ec.message());
+  std::string dir = out;
+  if (dir.empty()) {
+    const std::string base = "grundy-bench-" + utc_now("%Y%m%d-%H%M%S");
+    dir = base;
+    for (int k = 2; std::filesystem::exists(dir, ec); ++k) dir = base + "-" + std::to_string(k);
+  } else if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+    throw InputError(dir + ": --out names a file; bench writes a folder of reports there");
+  }
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir + ": cannot create the report folder: " + ec.message());
+  std::filesystem::remove(dir + "/runs.jsonl", ec);  // this run's log starts empty
+  return dir;
 }
 
-// One trial: a floor pass at the same thread count just before it (on a
-// machine whose neighbours come and go, a floor timed once per dataset could
-// measure a different machine), then load, solve and xor, timed by phase.
+// A loaded input: the mapping, and the game viewed in it or parsed from it.
+struct Loaded {
+  std::unique_ptr<MappedFile> file;
+  LoadedGame game;
+  std::string format;
+};
+
+Loaded load_input(const std::string& path, const ParallelConfig& pc, PhaseTimer* timer) {
+  Loaded l;
+  if (timer) timer->start("map");
+  l.file = std::make_unique<MappedFile>(path);
+  if (path.ends_with(".el")) {
+    l.game.owned = parse_edge_list(l.file->bytes(), {.source = path, .threads = pc.threads, .timer = timer});
+    l.game.view = l.game.owned.view();
+    l.format = "el";
+  } else {
+    l.game = load_game(l.file->bytes(), path, pc, timer);
+    l.format = l.game.format;
+  }
+  return l;
+}
+
+bool is_load_phase(const std::string& name) {
+  return name == "map" || name == "parse" || name == "build CSR" || name == "validate" || name == "xor";
+}
+
+// One trial: load the input and solve it, timed by phase, with a floor
+// pass over the loaded graph at the same thread count between the two (on
+// a machine whose neighbours come and go, a floor timed once could measure
+// a different machine); then the values are checked. The input is loaded
+// by the trial itself, so that the run's peak memory is its own.
 struct Trial {
   PhaseTimer timer;
-  SgValues sg;
   double floor = 0;
+  std::string mismatch;  // the verification's complaint, if any
 };
 
-Trial run_trial(const CsrView& g, const std::string& file, Algo algo, unsigned threads) {
+struct Check {
+  const SgValues* want = nullptr;  // the baseline's values, or null: the mex rule
+  bool plant_error = false;
+};
+
+Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold, const Check& check) {
   Trial trial;
+  if (cold) drop_from_page_cache(file);
   in_arena(threads, [&] {
     const ParallelConfig pc{threads};
+    const Loaded in = load_input(file, pc, &trial.timer);
+    trial.timer.stop();
+    const CsrView& g = in.game.view.graph;
     {
-      const SgValues values(g.n, g.m);  // freed before the solve: not in its peak memory
-      const auto floor_start = std::chrono::steady_clock::now();
+      const SgValues values(g.n, g.m);  // freed before the solve
+      const auto floor_start = Clock::now();
       volatile std::uint64_t sink = floor_gather(g, values, pc);
       (void)sink;
       trial.floor = seconds_since(floor_start);
     }
-    trial.timer.start("load/validate");
-    const MappedFile f(file);
-    const GcsrGame loaded = read_gcsr(f.bytes(), file, pc);
-    trial.sg = solve_sg(loaded.game.graph, algo, pc, &trial.timer, loaded.layers);
+    SgValues sg = solve_sg(g, algo, pc, &trial.timer, in.game.layers);
     trial.timer.start("xor");
-    volatile sg_t x = nim_sum(trial.sg, loaded.game.tokens);
+    volatile sg_t x = nim_sum(sg, in.game.view.tokens);
     (void)x;
     trial.timer.stop();
+    if (check.plant_error && g.n > 0) sg.visit([](auto v) { v[0] ^= 1; });
+    const auto bad = check.want != nullptr ? compare_sg(sg, *check.want) : check_mex_rule(g, sg, pc);
+    if (bad) trial.mismatch = describe_mismatch(*bad, std::uint64_t{in.game.user_id(bad->node)} + 1);
   });
   return trial;
 }
@@ -152,7 +156,7 @@ struct Samples {
       if (it == phases.end()) it = phases.insert(phases.end(), {ph.name, {}});
       it->second.push_back(ph.seconds);
       total += ph.seconds;
-      if (ph.name != "load/validate" && ph.name != "xor") solve += ph.seconds;
+      if (!is_load_phase(ph.name)) solve += ph.seconds;
     }
     totals.push_back(total);
     sgs.push_back(solve);
@@ -161,118 +165,216 @@ struct Samples {
   }
 
   void summarize_into(BenchRun& run) const {
-    for (const auto& [name, samples] : phases) run.phases.emplace_back(name, Spread::of(samples));
-    run.total = Spread::of(totals);
-    run.sg = Spread::of(sgs);
-    run.floor = Spread::of(floors);
-    run.ratio_to_floor = Spread::of(ratios).median;
+    for (const auto& [name, samples] : phases) run.phases.emplace_back(name, Summary::of(samples));
+    run.total = Summary::of(totals);
+    run.sg = Summary::of(sgs);
+    run.floor = Summary::of(floors);
+    run.ratio = Summary::of(ratios);
   }
 };
 
-// A dataset as the runs need it: mapped, validated, and its reference values
-// where the baseline fits.
-struct LoadedDataset {
+// An input as the runs need it: generated if it is not cached, loaded once
+// for its facts and its reference values (where the baseline fits), and
+// let go before the runs.
+struct Prepared {
   BenchDataset info;
-  std::unique_ptr<MappedFile> file;
-  GcsrGame game;
   bool use_baseline = false;
   SgValues want;
 };
 
-LoadedDataset load_dataset(const Entry& e, const BenchOptions& o, const ParallelConfig& all) {
-  LoadedDataset d;
-  d.info = e.info;
-  if (!std::filesystem::exists(d.info.file)) {
-    std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", d.info.file.c_str(), d.info.generator.c_str());
-    write_generated(e.spec, d.info.file, d.info.layered, 1, all);
+Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConfig& all) {
+  Prepared p;
+  p.info.name = in.name;
+  p.info.kind = in.kind;
+  p.info.size = in.size;
+  p.info.file = in.file;
+  p.info.generator = in.generator;
+  if (in.gen) {
+    p.info.layered = in.gen->layered;
+    std::error_code ec;
+    if (!std::filesystem::exists(in.file, ec)) {
+      std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", in.name.c_str(), in.generator.c_str());
+      std::filesystem::create_directories(std::filesystem::path(in.file).parent_path(), ec);
+      write_generated(in.gen->spec, in.file, in.gen->layered, 1, all);
+    }
   }
-  d.file = std::make_unique<MappedFile>(d.info.file);
-  d.game = read_gcsr(d.file->bytes(), d.info.file, all);
-  const CsrView& g = d.game.game.graph;
-  d.info.n = g.n;
-  d.info.m = g.m;
-  d.info.k = d.game.game.tokens.size();
-  d.use_baseline = g.m <= o.baseline_max_edges;
-  if (d.use_baseline) d.want = solve_sg(g, Algo::bgl, all);
-  return d;
+  const Loaded loaded = load_input(in.file, all, nullptr);
+  p.info.format = loaded.format;
+  const CsrView& g = loaded.game.view.graph;
+  p.info.n = g.n;
+  p.info.m = g.m;
+  p.info.k = loaded.game.view.tokens.size();
+  if (!loaded.game.layers.empty()) p.info.layered = true;
+  p.use_baseline = g.m <= o.baseline_max_edges;
+  if (p.use_baseline) p.want = solve_sg(g, Algo::bgl, all);
+  return p;
 }
 
-// One run (dataset x engine x threads): a warm-up and o.trials timed trials,
-// every one verified. Nothing when a trial's values are wrong (said on stderr).
-std::optional<BenchRun> run_one(const LoadedDataset& d, Algo algo, unsigned t, const BenchOptions& o,
-                                const ParallelConfig& all, std::vector<double>& floor_samples) {
-  const CsrView& g = d.game.game.graph;
+// "1.23 ms ± 0.05" style figures for the progress lines.
+std::string figure(double seconds) {
+  char buf[32];
+  if (seconds >= 1) {
+    std::snprintf(buf, sizeof buf, "%.3f s", seconds);
+  } else if (seconds >= 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.2f ms", seconds * 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f us", seconds * 1e6);
+  }
+  return buf;
+}
+
+// Progress on stderr: on a terminal, one line redrawn with the run, the
+// trial, the time spent and an estimate of what is left; elsewhere nothing
+// but the line per finished run.
+class BenchProgress {
+ public:
+  explicit BenchProgress(std::size_t runs) : runs_(runs), tty_(::isatty(STDERR_FILENO) == 1) {}
+
+  void trial(std::size_t run, const std::string& what, std::size_t trial, std::size_t trials) {
+    if (!tty_) return;
+    const double elapsed = seconds_since(start_);
+    std::string eta = "?";
+    if (run > 0) eta = figure(elapsed / static_cast<double>(run) * static_cast<double>(runs_ - run));
+    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: trial %zu of %zu, %s elapsed, ETA %s", run + 1, runs_, what.c_str(),
+                 trial, trials, figure(elapsed).c_str(), eta.c_str());
+  }
+
+  void clear() {
+    if (tty_) std::fprintf(stderr, "\r\033[K");
+  }
+
+  void finished(std::size_t run, const std::string& what, const BenchRun& r) {
+    clear();
+    char spread[64] = "(1 trial)";
+    if (r.sg.samples.size() > 1)
+      std::snprintf(spread, sizeof spread, "± %s (CV %.1f%%, %zu trials)", figure(r.sg.mad).c_str(), r.sg.cv * 100,
+                    r.sg.samples.size());
+    std::fprintf(stderr, "grundy: bench: [%zu/%zu] %s: SG %s %s, %.1fM edges/s, %.2fx floor, %llu MiB peak\n", run + 1,
+                 runs_, what.c_str(), figure(r.sg.median).c_str(), spread, r.edges_per_second / 1e6, r.ratio.median,
+                 static_cast<unsigned long long>(r.cost.peak_rss_bytes >> 20));
+    for (const auto& w : r.warnings) std::fprintf(stderr, "grundy: bench: warning: %s\n", w.c_str());
+  }
+
+ private:
+  std::size_t runs_;
+  bool tty_;
+  Clock::time_point start_ = Clock::now();
+};
+
+// One run (input x engine x threads): o.warmup untimed trials, then o.trials
+// timed ones (more while o.min_time is not reached), every one verified.
+// Nothing when a trial's values are wrong (said on stderr).
+std::optional<BenchRun> run_one(const Prepared& d, Algo algo, unsigned t, const BenchOptions& o, std::size_t index,
+                                BenchProgress& progress) {
   BenchRun run;
   run.dataset = d.info.name;
   run.algo = std::string(algo_name(algo));
   run.threads = t;
-  run.trials = o.trials;
+  run.warmup = o.warmup;
+  run.cold = o.cold;
+  run.n = d.info.n;
+  run.m = d.info.m;
   run.verified = d.use_baseline ? "baseline" : "mex rule";
+  const std::string what = d.info.name + ", " + run.algo + ", " + std::to_string(t) + " thread" + (t == 1 ? "" : "s");
   Samples samples;
-  reset_peak_rss();
-  for (std::size_t trial = 0; trial <= o.trials; ++trial) {
-    Trial tr = run_trial(g, d.info.file, algo, t);
-    if (o.plant_error && g.n > 0) tr.sg.visit([](auto v) { v[0] ^= 1; });
+  const RunProbe probe;
+  const auto timed_start = std::make_shared<Clock::time_point>();
+  for (std::size_t trial = 0;; ++trial) {
+    const std::size_t timed = trial >= o.warmup ? trial - o.warmup : 0;
+    if (trial >= o.warmup + o.trials && (o.min_time <= 0 || seconds_since(*timed_start) >= o.min_time)) break;
+    if (trial == o.warmup) *timed_start = Clock::now();
+    progress.trial(index, what, timed + 1, o.trials);
     // Every trial is checked, the warm-up included.
-    const auto bad = d.use_baseline ? compare_sg(tr.sg, d.want) : check_mex_rule(g, tr.sg, all);
-    if (bad) {
-      std::fprintf(stderr, "grundy: bench: %s: %s with %u threads: %s\n", d.info.name.c_str(), run.algo.c_str(), t,
-                   describe_mismatch(*bad, std::uint64_t{bad->node} + 1).c_str());
+    const Trial tr = run_trial(d.info.file, algo, t, o.cold, {d.use_baseline ? &d.want : nullptr, o.plant_error});
+    if (!tr.mismatch.empty()) {
+      progress.clear();
+      std::fprintf(stderr, "grundy: bench: %s: %s\n", what.c_str(), tr.mismatch.c_str());
       return std::nullopt;
     }
-    if (trial == 0) continue;  // the warm-up is not timed
-    samples.add(tr);
-    floor_samples.push_back(tr.floor);
+    if (trial >= o.warmup) samples.add(tr);
   }
-  run.peak_rss_bytes = peak_rss_bytes();
+  run.cost = probe.finish();
   samples.summarize_into(run);
+  run.assess();
   return run;
 }
 
 int run_bench(BenchOptions o) {
+  const std::vector<ManifestEntry> manifest = [&] {
+    if (o.manifest.empty()) return parse_manifest(embedded_manifest(), "built-in manifest");
+    std::ifstream in(o.manifest);
+    if (!in) throw InputError(o.manifest + ": cannot open the dataset manifest");
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_manifest(text.str(), o.manifest);
+  }();
+  if (o.select.cache.empty()) o.select.cache = default_cache_dir();
+  if (o.list) {
+    std::fputs(list_manifest(manifest, o.select.cache).c_str(), stdout);
+    return kOk;
+  }
   if (o.threads.empty()) o.threads = {1, resolve_threads(0)};
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   std::vector<Algo> algos;
   for (const auto& a : o.algos) algos.push_back(parse_algo(a));
-  prepare_out_folder(o.out);
-  const std::vector<Entry> entries = read_manifest(o);
-  if (entries.empty()) {
-    std::fprintf(stderr, "grundy: bench: no dataset of sizes/names asked for in %s\n", o.manifest.c_str());
+  const std::vector<BenchInput> inputs = resolve_inputs(o.select, manifest);
+  if (inputs.empty()) {
+    std::fprintf(stderr, "grundy: bench: no input: name files, folders, gen: specs or datasets (--list)\n");
     return kUsage;
   }
-  std::filesystem::create_directories(o.cache);
+  const std::string out = prepare_out_folder(o.out);
+  RunLog log(out + "/runs.jsonl");
 
   BenchReport report;
   report.machine = describe_machine();
   report.commit = source_commit();
-  report.command = o.command;
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  report.date = date;
+  report.command = command_line();
+  report.date = utc_now("%Y-%m-%dT%H:%M:%SZ");
   const ParallelConfig all{resolve_threads(0)};
-
-  for (const Entry& e : entries) {
-    LoadedDataset d = load_dataset(e, o, all);
-    std::map<unsigned, std::vector<double>> floor_samples;  // threads -> every paired floor pass
+  std::size_t runs = 0;
+  for (Algo algo : algos) runs += algo == Algo::level ? o.threads.size() : 1;  // serial and bgl use one thread
+  BenchProgress progress(runs * inputs.size());
+  std::size_t index = 0;
+  int rc = kOk;
+  // An input that fails to load is one error line, and the others go on; a
+  // wrong answer stops the bench. Either way the finished runs are reported.
+  for (const BenchInput& in : inputs) {
+    std::optional<Prepared> d;
+    try {
+      d.emplace(prepare(in, o, all));
+    } catch (const InputError& e) {
+      progress.clear();
+      std::fprintf(stderr, "grundy: bench: %s\n", e.what());
+      rc = kBadInput;
+      index += runs;
+      continue;
+    }
     for (Algo algo : algos) {
       for (unsigned t : o.threads) {
-        if (algo != Algo::level && t != 1) continue;  // serial and bgl use one thread
-        std::fprintf(stderr, "grundy: bench: %s, %s, %u thread%s\n", d.info.name.c_str(),
-                     std::string(algo_name(algo)).c_str(), t, t == 1 ? "" : "s");
-        std::optional<BenchRun> run = run_one(d, algo, t, o, all, floor_samples[t]);
-        if (!run) return kMismatch;
+        if (rc == kMismatch || (algo != Algo::level && t != 1)) continue;
+        std::optional<BenchRun> run = run_one(*d, algo, t, o, index, progress);
+        if (!run) {
+          rc = kMismatch;
+          continue;
+        }
+        progress.finished(index++,
+                          d->info.name + ", " + run->algo + ", " + std::to_string(t) + " thread" + (t == 1 ? "" : "s"),
+                          *run);
+        log.append(*run);
         report.runs.push_back(std::move(*run));
       }
     }
-    for (const auto& [t, samples] : floor_samples) d.info.floor[t] = Spread::of(samples);
-    report.datasets.push_back(d.info);
+    report.datasets.push_back(d->info);
+    if (rc == kMismatch) break;
   }
   report.finish();
-  report.write(o.out);
-  std::fprintf(stderr, "grundy: bench: wrote %s/bench.json, bench.csv and bench.md\n", o.out.c_str());
-  return kOk;
+  report.write(out);
+  const bool gbench = std::find(o.formats.begin(), o.formats.end(), "gbench") != o.formats.end();
+  if (gbench) report.write_gbench(out);
+  std::fprintf(stderr, "grundy: bench: wrote %s/ (runs.jsonl, bench.json, bench.csv, bench.md, report.html%s)\n",
+               out.c_str(), gbench ? ", gbench.json" : "");
+  return rc;
 }
 
 }  // namespace
@@ -280,29 +382,59 @@ int run_bench(BenchOptions o) {
 Command add_bench(CLI::App& root) {
   auto opts = std::make_shared<BenchOptions>();
   CLI::App* sub = root.add_subcommand(
-      "bench", "end-to-end benchmark: datasets x algorithms x threads x trials, verified, into --out");
-  sub->add_option("--sizes", opts->sizes, "dataset sizes: small, medium, large, huge")
+      "bench",
+      "benchmark graphs (files, folders, gen: specs, built-in datasets) x engines x threads x trials, verified");
+  sub->add_option("inputs", opts->select.args,
+                  "classic text, .el or .gcsr files, folders of them, gen:SHAPE,nodes=N,edges=M[,tokens=K,seed=S,"
+                  "layers=L,layered] specs, or dataset names (--list); none: the built-in datasets of --sizes");
+  sub->add_option("--sizes", opts->select.sizes, "built-in dataset sizes: small, medium, large, huge (default small)")
       ->delimiter(',')
       ->check(CLI::IsMember({"small", "medium", "large", "huge"}));
-  sub->add_option("--datasets", opts->only, "only these datasets (names from the manifest)")->delimiter(',');
+  sub->add_option("--datasets", opts->select.names, "only these built-in datasets")->delimiter(',');
+  sub->add_option("--filter", opts->select.filter, "built-in datasets whose name matches this regular expression");
+  sub->add_flag("--list", opts->list, "print the built-in datasets with their sizes, and whether they are cached");
   sub->add_option("--algos", opts->algos, "level, serial, bgl")->delimiter(',')->check(CLI::IsMember(algo_names()));
   sub->add_option("--threads", opts->threads, "thread counts for the level engine (default: 1 and every core)")
       ->delimiter(',')
       ->check(CLI::Range(1u, 4096u));
-  sub->add_option("--trials", opts->trials, "timed trials per run, after one warm-up")
-      ->default_val(3)
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--out", opts->out, "folder for bench.json, bench.csv, bench.md")->default_str("results");
-  sub->add_option("--cache", opts->cache, "folder for generated datasets (never committed)")
-      ->default_str("build/cache/datasets");
-  sub->add_option("--manifest", opts->manifest, "dataset manifest")->default_str("datasets/bench.tsv");
+  sub->add_option("--trials", opts->trials, "timed trials per run")->default_val(5)->check(CLI::Range(1, 100000));
+  sub->add_option("--warmup", opts->warmup, "untimed (but verified) trials before them")
+      ->default_val(1)
+      ->check(CLI::Range(0, 1000));
+  sub->add_option("--min-time", opts->min_time, "go on with trials until the timed ones took this many seconds")
+      ->check(CLI::Range(0.0, 1e6));
+  sub->add_flag("--cold", opts->cold, "drop the input from the page cache before each trial (default: warm)");
+  sub->add_option("--out", opts->out, "folder for the reports (default: a new grundy-bench-<date>-<time>)");
+  sub->add_option("--cache", opts->select.cache, "folder for generated graphs (default: $XDG_CACHE_HOME/grundy)");
+  sub->add_option("--manifest", opts->manifest, "a dataset manifest instead of the built-in one (datasets/bench.tsv)");
   sub->add_option("--baseline-max-edges", opts->baseline_max_edges,
                   "verify against the Boost.Graph baseline up to this many edges; above, by the mex rule")
       ->default_val(30'000'000);
+  sub->add_option("--format", opts->formats,
+                  "extra reports: gbench (gbench.json, Google Benchmark's JSON, for its compare.py)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"gbench"}));
   sub->add_flag("--plant-error", opts->plant_error, "testing only: corrupt every result")->group("");
-  return {sub, [opts] {
-            opts->command = command_line();
-            return run_bench(*opts);
+  auto compare = std::make_shared<CompareOptions>();
+  CLI::App* cmp = sub->add_subcommand(
+      "compare", "compare two bench reports run by run and phase: ratio of medians, Mann-Whitney U p-value, verdict");
+  cmp->add_option("a", compare->a, "the reference report (a folder or its bench.json)")->required();
+  cmp->add_option("b", compare->b, "the report compared with it")->required();
+  cmp->add_option("--json", compare->json, "also write the comparison as JSON to this file");
+  cmp->add_option("--fail-above", compare->fail_above,
+                  "exit 1 when an SG time is significantly slower than this ratio (a CI gate, e.g. 1.05)")
+      ->check(CLI::PositiveNumber);
+  cmp->add_option("--alpha", compare->alpha, "significance level of the U test")
+      ->default_val(0.05)
+      ->check(CLI::Range(1e-6, 0.5));
+  return {sub, [opts, compare, cmp] {
+            if (cmp->parsed()) return run_compare(*compare);
+            try {
+              return run_bench(*opts);
+            } catch (const std::invalid_argument& e) {
+              std::fprintf(stderr, "grundy: bench: %s\n", e.what());
+              return static_cast<int>(kUsage);
+            }
           }};
 }
 

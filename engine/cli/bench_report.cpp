@@ -1,9 +1,11 @@
 #include "bench_report.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 
+#include "grundy/core/input_error.hpp"
 #include "grundy/io/output_file.hpp"
 #include "json.hpp"
 
@@ -11,18 +13,15 @@ namespace grundy::cli {
 namespace {
 
 std::string num(double v) {
+  if (!std::isfinite(v) || v == 0) return v == 0 ? "0" : "null";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
 
-std::string spread_json(const Spread& s) {
-  return "{\"median\": " + num(s.median) + ", \"min\": " + num(s.min) + ", \"max\": " + num(s.max) + "}";
-}
-
 std::string ms(double seconds) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", seconds * 1e3);
+  std::snprintf(buf, sizeof buf, seconds < 0.01 ? "%.3f" : "%.1f", seconds * 1e3);
   return buf;
 }
 
@@ -33,14 +32,72 @@ std::string ratio(double r) {
   return buf;
 }
 
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", share * 100);
+  return buf;
+}
+
+std::string cost_json(const RunCost& c) {
+  return "{\"seconds\": " + num(c.seconds) + ", \"peak_rss_bytes\": " + std::to_string(c.peak_rss_bytes) +
+         ", \"rss_at_start_bytes\": " + std::to_string(c.rss_at_start_bytes) +
+         ", \"minor_faults\": " + std::to_string(c.minor_faults) +
+         ", \"major_faults\": " + std::to_string(c.major_faults) +
+         ", \"voluntary_switches\": " + std::to_string(c.voluntary_switches) +
+         ", \"involuntary_switches\": " + std::to_string(c.involuntary_switches) +
+         ", \"cpu_seconds\": " + num(c.cpu_seconds) + ", \"others_cpu_share\": " + num(c.others_cpu_share) +
+         ", \"load_average\": " + num(c.load_average) + "}";
+}
+
+// The page of report/report.html with the report's data in place of its
+// placeholder; '<' escaped, so that no string in it can close the script.
+std::string render_html(const std::string& json) {
+  static const std::string kPage =
+#include "bench_report_html.inc"
+      ;
+  std::string data;
+  data.reserve(json.size());
+  for (char c : json) data += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  std::string page = kPage;
+  const std::string placeholder = "/*REPORT_DATA*/null";
+  page.replace(page.find(placeholder), placeholder.size(), data);
+  return page;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  OutputFile f(path);
+  f.write(text);
+  f.commit();
+}
+
 }  // namespace
 
-Spread Spread::of(std::vector<double> v) {
-  if (v.empty()) return {};
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  return {median, v.front(), v.back()};
+void BenchRun::assess() {
+  if (sg.median > 0) edges_per_second = static_cast<double>(m) / sg.median;
+  warnings.clear();
+  if (sg.samples.size() > 1 && sg.cv > 0.05)
+    warnings.push_back("noisy: the SG time's CV is " + percent(sg.cv) + " (over 5%)");
+  if (cost.others_cpu_share > 0.10)
+    warnings.push_back("busy machine: other processes took " + percent(cost.others_cpu_share) +
+                       " of it during the run (over 10%)");
+}
+
+std::string BenchRun::json() const {
+  std::string j = "{\"dataset\": " + json_string(dataset) + ", \"algo\": " + json_string(algo) +
+                  ", \"threads\": " + std::to_string(threads) + ", \"trials\": " + std::to_string(sg.samples.size()) +
+                  ", \"warmup\": " + std::to_string(warmup) + ", \"cold\": " + (cold ? "true" : "false") +
+                  ", \"n\": " + std::to_string(n) + ", \"m\": " + std::to_string(m) +
+                  ", \"verified\": " + json_string(verified) + ", \"phases\": {";
+  for (std::size_t p = 0; p < phases.size(); ++p)
+    j += (p ? ", " : "") + json_string(phases[p].first) + ": " + phases[p].second.json();
+  j += "}, \"sg_seconds\": " + sg.json() + ", \"total_seconds\": " + total.json() +
+       ", \"floor_seconds\": " + floor.json() + ", \"ratio_samples\": " + ratio.json() +
+       ", \"ratio_to_floor\": " + num(ratio.median) + ", \"edges_per_second\": " + num(edges_per_second) +
+       ", \"peak_rss_bytes\": " + std::to_string(cost.peak_rss_bytes) + ", \"cost\": " + cost_json(cost) +
+       ", \"speedup_vs_1_thread\": " + num(speedup_vs_1_thread) + ", \"speedup_vs_bgl\": " + num(speedup_vs_bgl) +
+       ", \"warnings\": [";
+  for (std::size_t w = 0; w < warnings.size(); ++w) j += (w ? ", " : "") + json_string(warnings[w]);
+  return j + "]}";
 }
 
 void BenchReport::finish() {
@@ -50,89 +107,166 @@ void BenchReport::finish() {
     return nullptr;
   };
   for (auto& r : runs) {
-    const auto ds = std::find_if(datasets.begin(), datasets.end(), [&](const auto& d) { return d.name == r.dataset; });
-    if (ds == datasets.end() || r.sg.median <= 0) continue;
-    r.edges_per_second = static_cast<double>(ds->m) / r.sg.median;
+    if (r.sg.median <= 0) continue;
     if (const BenchRun* one = find(r.dataset, r.algo, 1)) r.speedup_vs_1_thread = one->sg.median / r.sg.median;
     if (const BenchRun* bgl = find(r.dataset, "bgl", 1)) r.speedup_vs_bgl = bgl->sg.median / r.sg.median;
   }
+  for (auto& d : datasets) {
+    std::map<unsigned, std::vector<double>> floors;
+    for (const auto& r : runs)
+      if (r.dataset == d.name)
+        floors[r.threads].insert(floors[r.threads].end(), r.floor.samples.begin(), r.floor.samples.end());
+    for (auto& [t, samples] : floors) d.floor[t] = Summary::of(samples);
+  }
 }
 
-void BenchReport::write(const std::string& dir) const {
-  std::filesystem::create_directories(dir);
-  // JSON: one object, documented in results/README.md ("schema": 2).
-  std::string j = "{\n  \"schema\": 2,\n  \"commit\": " + json_string(commit) +
+std::string BenchReport::json() const {
+  // One object, documented in results/README.md ("schema": 3).
+  std::string j = "{\n  \"schema\": 3,\n  \"commit\": " + json_string(commit) +
+                  ",\n  \"dirty\": " + (commit.ends_with("-dirty") ? "true" : "false") +
                   ",\n  \"command\": " + json_string(command) + ",\n  \"date\": " + json_string(date) +
                   ",\n  \"machine\": {";
-  bool first = true;
-  for (const auto& [k, v] : machine) {
-    j += (first ? "" : ", ") + json_string(k) + ": " + json_string(v);
-    first = false;
-  }
+  for (std::size_t i = 0; i < machine.size(); ++i)
+    j += (i ? ", " : "") + json_string(machine[i].first) + ": " + machine[i].second;
   j += "},\n  \"datasets\": [\n";
   for (std::size_t i = 0; i < datasets.size(); ++i) {
     const auto& d = datasets[i];
-    j += "    {\"name\": " + json_string(d.name) + ", \"size\": " + json_string(d.size) +
-         ", \"shape\": " + json_string(d.shape) + ", \"n\": " + std::to_string(d.n) +
+    j += "    {\"name\": " + json_string(d.name) + ", \"kind\": " + json_string(d.kind) +
+         ", \"size\": " + json_string(d.size) + ", \"file\": " + json_string(d.file) +
+         ", \"format\": " + json_string(d.format) + ", \"n\": " + std::to_string(d.n) +
          ", \"m\": " + std::to_string(d.m) + ", \"k\": " + std::to_string(d.k) +
          ", \"layered\": " + (d.layered ? "true" : "false") + ", \"generator\": " + json_string(d.generator) +
          ", \"floor_seconds\": {";
     bool f = true;
     for (const auto& [t, s] : d.floor) {
-      j += (f ? "" : ", ") + std::string("\"") + std::to_string(t) + "\": " + spread_json(s);
+      j += (f ? "" : ", ") + std::string("\"") + std::to_string(t) + "\": " + s.json();
       f = false;
     }
     j += "}}" + std::string(i + 1 < datasets.size() ? "," : "") + "\n";
   }
   j += "  ],\n  \"runs\": [\n";
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto& r = runs[i];
-    j += "    {\"dataset\": " + json_string(r.dataset) + ", \"algo\": " + json_string(r.algo) +
-         ", \"threads\": " + std::to_string(r.threads) + ", \"trials\": " + std::to_string(r.trials) +
-         ", \"verified\": " + json_string(r.verified) + ", \"phases\": {";
-    for (std::size_t p = 0; p < r.phases.size(); ++p)
-      j += (p ? ", " : "") + json_string(r.phases[p].first) + ": " + spread_json(r.phases[p].second);
-    j += "}, \"sg_seconds\": " + spread_json(r.sg) + ", \"total_seconds\": " + spread_json(r.total) +
-         ", \"floor_seconds\": " + spread_json(r.floor) + ", \"edges_per_second\": " + num(r.edges_per_second) +
-         ", \"peak_rss_bytes\": " + std::to_string(r.peak_rss_bytes) +
-         ", \"ratio_to_floor\": " + num(r.ratio_to_floor) + ", \"speedup_vs_1_thread\": " + num(r.speedup_vs_1_thread) +
-         ", \"speedup_vs_bgl\": " + num(r.speedup_vs_bgl) + "}" + (i + 1 < runs.size() ? "," : "") + "\n";
-  }
+  for (std::size_t i = 0; i < runs.size(); ++i) j += "    " + runs[i].json() + (i + 1 < runs.size() ? "," : "") + "\n";
   j += "  ]\n}\n";
-  OutputFile json(dir + "/bench.json");
-  json.write(j);
-  json.commit();
+  return j;
+}
+
+void BenchReport::write(const std::string& dir) const {
+  const std::string j = json();
+  write_file(dir + "/bench.json", j);
+  write_file(dir + "/report.html", render_html(j));
 
   std::string csv =
-      "dataset,n,m,algo,threads,trials,verified,sg_median_s,sg_min_s,sg_max_s,total_median_s,edges_per_second,"
-      "peak_rss_bytes,floor_median_s,ratio_to_floor,speedup_vs_1_thread,speedup_vs_bgl\n";
-  std::string md =
-      "| dataset | N | M | algo | threads | SG median ms (min-max) | total ms | edges/s | floor ms | "
-      "× floor | × 1 thread | × bgl | peak RSS MiB | verified |\n"
-      "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+      "dataset,n,m,algo,threads,trials,verified,sg_median_s,sg_mean_s,sg_stddev_s,sg_cv,sg_mad_s,sg_ci95_low_s,"
+      "sg_ci95_high_s,sg_min_s,sg_max_s,total_median_s,edges_per_second,peak_rss_bytes,minor_faults,"
+      "involuntary_switches,others_cpu_share,floor_median_s,ratio_to_floor,speedup_vs_1_thread,speedup_vs_bgl,"
+      "warnings\n";
   for (const auto& r : runs) {
-    const auto ds = std::find_if(datasets.begin(), datasets.end(), [&](const auto& d) { return d.name == r.dataset; });
-    const double floor = r.floor.median;
-    const std::uint64_t n = ds != datasets.end() ? ds->n : 0, m = ds != datasets.end() ? ds->m : 0;
-    csv += r.dataset + "," + std::to_string(n) + "," + std::to_string(m) + "," + r.algo + "," +
-           std::to_string(r.threads) + "," + std::to_string(r.trials) + "," + r.verified + "," + num(r.sg.median) +
-           "," + num(r.sg.min) + "," + num(r.sg.max) + "," + num(r.total.median) + "," + num(r.edges_per_second) + "," +
-           std::to_string(r.peak_rss_bytes) + "," + num(floor) + "," + num(r.ratio_to_floor) + "," +
-           num(r.speedup_vs_1_thread) + "," + num(r.speedup_vs_bgl) + "\n";
+    csv += r.dataset + "," + std::to_string(r.n) + "," + std::to_string(r.m) + "," + r.algo + "," +
+           std::to_string(r.threads) + "," + std::to_string(r.sg.samples.size()) + "," + r.verified + "," +
+           num(r.sg.median) + "," + num(r.sg.mean) + "," + num(r.sg.stddev) + "," + num(r.sg.cv) + "," + num(r.sg.mad) +
+           "," + num(r.sg.ci_low) + "," + num(r.sg.ci_high) + "," + num(r.sg.min) + "," + num(r.sg.max) + "," +
+           num(r.total.median) + "," + num(r.edges_per_second) + "," + std::to_string(r.cost.peak_rss_bytes) + "," +
+           std::to_string(r.cost.minor_faults) + "," + std::to_string(r.cost.involuntary_switches) + "," +
+           num(r.cost.others_cpu_share) + "," + num(r.floor.median) + "," + num(r.ratio.median) + "," +
+           num(r.speedup_vs_1_thread) + "," + num(r.speedup_vs_bgl) + "," + std::to_string(r.warnings.size()) + "\n";
+  }
+  write_file(dir + "/bench.csv", csv);
+
+  const auto field = [&](const char* key) -> std::string {
+    for (const auto& [k, v] : machine)
+      if (k == key) return v.size() >= 2 && v.front() == '"' ? v.substr(1, v.size() - 2) : v;
+    return "?";
+  };
+  std::string md = "# grundy bench\n\n- machine: " + field("cpu") + ", " + field("cores") + " cores, " +
+                   field("memory_bytes") + " bytes of memory, THP " + field("thp_enabled") +
+                   "\n- build: " + field("build") + ", -march=" + field("march") + ", " + field("compiler") +
+                   ", oneTBB " + field("onetbb") + "\n- commit: " + commit + "\n- date: " + date + "\n- command: `" +
+                   command +
+                   "`\n\n"
+                   "| dataset | N | M | algo | threads | SG median ms (95% CI) | CV | edges/s | × floor | × 1 thread | "
+                   "× bgl | peak RSS MiB | others' CPU | verified |\n"
+                   "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  std::string warnings;
+  for (const auto& r : runs) {
     char eps[32];
     std::snprintf(eps, sizeof eps, "%.1fM", r.edges_per_second / 1e6);
-    md += "| " + r.dataset + " | " + std::to_string(n) + " | " + std::to_string(m) + " | " + r.algo + " | " +
-          std::to_string(r.threads) + " | " + ms(r.sg.median) + " (" + ms(r.sg.min) + "-" + ms(r.sg.max) + ") | " +
-          ms(r.total.median) + " | " + eps + " | " + ms(floor) + " | " + ratio(r.ratio_to_floor) + " | " +
+    md += "| " + r.dataset + " | " + std::to_string(r.n) + " | " + std::to_string(r.m) + " | " + r.algo + " | " +
+          std::to_string(r.threads) + " | " + ms(r.sg.median) + " (" + ms(r.sg.ci_low) + "-" + ms(r.sg.ci_high) +
+          ") | " + percent(r.sg.cv) + " | " + eps + " | " + ratio(r.ratio.median) + " | " +
           ratio(r.speedup_vs_1_thread) + " | " + ratio(r.speedup_vs_bgl) + " | " +
-          std::to_string(r.peak_rss_bytes >> 20) + " | " + r.verified + " |\n";
+          std::to_string(r.cost.peak_rss_bytes >> 20) + " | " + percent(r.cost.others_cpu_share) + " | " + r.verified +
+          (r.warnings.empty() ? "" : " ⚠") + " |\n";
+    for (const auto& w : r.warnings)
+      warnings += "- " + r.dataset + ", " + r.algo + ", " + std::to_string(r.threads) + " threads: " + w + "\n";
   }
-  OutputFile c(dir + "/bench.csv");
-  c.write(csv);
-  c.commit();
-  OutputFile t(dir + "/bench.md");
-  t.write(md);
-  t.commit();
+  md +=
+      "\nSG: the solver's phases (layering and mex, or the whole serial / Boost.Graph solve), median of the "
+      "timed trials after the warm-up, with a distribution-free 95% interval for the median. × floor: each "
+      "trial's SG time over a pass that reads every edge and gathers its target's value, timed just before "
+      "it at the same thread count (median of the pairs). × 1 thread, × bgl: ratios of SG medians in this "
+      "run. Peak RSS: the run's own high-water mark. Others' CPU: the share of the machine that other "
+      "processes took during the run.\n";
+  if (!warnings.empty()) md += "\n## Warnings\n\n" + warnings;
+  write_file(dir + "/bench.md", md);
+}
+
+void BenchReport::write_gbench(const std::string& dir) const {
+  const auto field = [&](const char* key) -> std::string {
+    for (const auto& [k, v] : machine)
+      if (k == key) return v;
+    return "null";
+  };
+  std::string j = "{\n  \"context\": {\"date\": " + json_string(date) + ", \"host_name\": " + field("hostname") +
+                  ", \"executable\": " + json_string(command) + ", \"num_cpus\": " + field("cores") +
+                  ", \"mhz_per_cpu\": 0, \"cpu_scaling_enabled\": false, \"library_build_type\": " +
+                  json_string(field("build") == "\"Debug\"" ? "debug" : "release") +
+                  ", \"grundy_commit\": " + json_string(commit) + "},\n  \"benchmarks\": [\n";
+  bool first = true;
+  std::size_t family = 0;
+  const auto family_of = [&](const std::string& name, const Summary& s, double edges) {
+    const std::size_t reps = s.samples.size();
+    const auto entry = [&](const std::string& run_type, const std::string& aggregate, std::size_t rep, double v) {
+      j += std::string(first ? "" : ",\n") +
+           "    {\"name\": " + json_string(aggregate.empty() ? name : name + "_" + aggregate) +
+           ", \"family_index\": " + std::to_string(family) +
+           ", \"per_family_instance_index\": 0, \"run_name\": " + json_string(name) + ", \"run_type\": \"" + run_type +
+           "\", \"repetitions\": " + std::to_string(reps) + ", \"repetition_index\": " + std::to_string(rep) +
+           ", \"threads\": 1, \"iterations\": 1" +
+           (aggregate.empty() ? "" : ", \"aggregate_name\": " + json_string(aggregate)) +
+           ", \"real_time\": " + num(v * 1e3) + ", \"cpu_time\": " + num(v * 1e3) + ", \"time_unit\": \"ms\"" +
+           (edges > 0 && v > 0 && aggregate != "cv" && aggregate != "stddev"
+                ? ", \"edges_per_second\": " + num(edges / v)
+                : "") +
+           "}";
+      first = false;
+    };
+    for (std::size_t i = 0; i < reps; ++i) entry("iteration", "", i, s.samples[i]);
+    entry("aggregate", "mean", 0, s.mean);
+    entry("aggregate", "median", 0, s.median);
+    entry("aggregate", "stddev", 0, s.stddev);
+    ++family;
+  };
+  for (const auto& r : runs) {
+    const std::string name = r.dataset + "/" + r.algo + "/threads:" + std::to_string(r.threads);
+    family_of(name, r.sg, static_cast<double>(r.m));
+    for (const auto& [phase, summary] : r.phases) family_of(name + "/" + phase, summary, 0);
+  }
+  j += "\n  ]\n}\n";
+  write_file(dir + "/gbench.json", j);
+}
+
+RunLog::RunLog(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "a")) {
+  if (file_ == nullptr) throw InputError(path + ": cannot open the run log: " + std::strerror(errno));
+}
+
+RunLog::~RunLog() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void RunLog::append(const BenchRun& run) {
+  const std::string line = run.json() + "\n";
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
+    throw InputError(path_ + ": cannot write the run log: " + std::strerror(errno));
 }
 
 }  // namespace grundy::cli

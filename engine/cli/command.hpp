@@ -3,7 +3,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace grundy::cli {
@@ -31,6 +33,10 @@ void set_command_line(int argc, char** argv);
 /// with the option's name, and turns the shorthands 1e6, 10M (K, M, G, T:
 /// powers of 1000) and 2^20 into plain decimal.
 CLI::Validator count_text();
+
+/// "2^20", "1e6", "10M" or plain digits as a number; nullopt (with `why`
+/// set past 2^64 - 1) for anything else.
+std::optional<std::uint64_t> parse_count(const std::string& text, std::string& why);
 
 /// The most threads a pool may have: a few times the cores (threads past
 /// the cores only take turns, and thousands of them make every parallel

@@ -1,4 +1,5 @@
-// The facts a benchmark result is meaningless without.
+// The facts a benchmark result is meaningless without: the machine, its
+// memory settings, the build and the libraries, as typed report fields.
 #include <boost/version.hpp>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -6,13 +7,15 @@
 #include <CLI/Version.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 
-#include "grundy/primitives/arena.hpp"
 #include "bench_report.hpp"
 #include "grundy/core/memory_budget.hpp"
+#include "grundy/primitives/arena.hpp"
+#include "json.hpp"
 
 namespace grundy::cli {
 namespace {
@@ -28,30 +31,76 @@ std::string first_line_of(const std::string& command) {
   return out;
 }
 
+std::string file_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// "always [madvise] never" -> "madvise".
+std::string bracketed(const std::string& line) {
+  const auto a = line.find('['), b = line.find(']');
+  return a != std::string::npos && b > a ? line.substr(a + 1, b - a - 1) : line;
+}
+
+// "32K" -> 32768.
+std::uint64_t cache_bytes(const std::string& text) {
+  if (text.empty()) return 0;
+  std::uint64_t v = std::strtoull(text.c_str(), nullptr, 10);
+  if (text.back() == 'K') v <<= 10;
+  if (text.back() == 'M') v <<= 20;
+  return v;
+}
+
+std::string trimmed(std::string s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' || (!out.empty() && out.back() != ' ')) out += c;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 }  // namespace
 
-std::map<std::string, std::string> describe_machine() {
-  std::map<std::string, std::string> m;
+std::vector<std::pair<std::string, std::string>> describe_machine() {
+  std::vector<std::pair<std::string, std::string>> m;
+  const auto text = [&](const std::string& k, const std::string& v) { m.emplace_back(k, json_string(v)); };
+  const auto number = [&](const std::string& k, std::uint64_t v) { m.emplace_back(k, std::to_string(v)); };
   std::ifstream cpuinfo("/proc/cpuinfo");
   for (std::string line; std::getline(cpuinfo, line);)
     if (line.rfind("model name", 0) == 0) {
-      m["cpu"] = line.substr(line.find(':') + 2);
+      text("cpu", trimmed(line.substr(line.find(':') + 2)));
       break;
     }
-  m["cores"] = std::to_string(std::thread::hardware_concurrency());
-  m["memory_bytes"] = std::to_string(physical_memory_bytes());
+  number("cores", std::thread::hardware_concurrency());
+  // Caches of cpu0: L1 data, L2, L3 (what the engine's thresholds are about).
+  const std::string caches = "/sys/devices/system/cpu/cpu0/cache";
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = caches + "/index" + std::to_string(i);
+    if (!std::filesystem::exists(dir)) break;
+    const std::string type = file_line(dir + "/type"), level = file_line(dir + "/level");
+    if (type == "Instruction") continue;
+    number("l" + level + (type == "Data" ? "d" : "") + "_cache_bytes", cache_bytes(file_line(dir + "/size")));
+  }
+  number("memory_bytes", physical_memory_bytes());
+  text("thp_enabled", bracketed(file_line("/sys/kernel/mm/transparent_hugepage/enabled")));
+  text("thp_defrag", bracketed(file_line("/sys/kernel/mm/transparent_hugepage/defrag")));
   struct utsname u {};
-  if (::uname(&u) == 0) m["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
+  if (::uname(&u) == 0) text("kernel", std::string(u.sysname) + " " + u.release + " " + u.machine);
+  text("os", first_line_of(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\""));
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  m["hostname"] = host;
-  m["os"] = first_line_of(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\"");
-  m["compiler"] = std::string("g++ ") + __VERSION__;
-  m["onetbb"] = onetbb_version();
-  m["boost"] = std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
-               std::to_string(BOOST_VERSION % 100);
-  m["cli11"] = CLI11_VERSION;
-  m["build"] = GRUNDY_BUILD_TYPE;
+  text("hostname", host);
+  text("compiler", std::string("g++ ") + __VERSION__);
+  text("build", GRUNDY_BUILD_TYPE);
+  text("march", GRUNDY_MARCH);
+  text("cxx_flags", GRUNDY_CXX_FLAGS);
+  text("grundy", GRUNDY_VERSION);
+  text("onetbb", onetbb_version());
+  text("boost", std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
+                    std::to_string(BOOST_VERSION % 100));
+  text("cli11", CLI11_VERSION);
   return m;
 }
 

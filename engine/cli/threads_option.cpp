@@ -17,7 +17,8 @@ unsigned cores() {
   return c > 0 ? c : 1;
 }
 
-// "2^20", "1e6", "10M" or plain digits as a number; nullopt past 2^64 - 1.
+}  // namespace
+
 std::optional<std::uint64_t> parse_count(const std::string& text, std::string& why) {
   const auto digits = [](std::string_view s, std::uint64_t& v) {
     if (s.empty()) return false;
@@ -67,8 +68,6 @@ std::optional<std::uint64_t> parse_count(const std::string& text, std::string& w
   }
   return base;
 }
-
-}  // namespace
 
 CLI::Validator count_text() {
   return CLI::Validator(

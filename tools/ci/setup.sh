@@ -11,7 +11,9 @@ set -euo pipefail
 # ThreadSanitizer runs (Debian's oneTBB source, unpacked by dpkg-source) need.
 packages=(cmake g++ ninja-build libtbb-dev libboost-graph-dev libcli11-dev
           libbenchmark-dev libgtest-dev clang-14 libclang-rt-14-dev dpkg-dev
-          time)  # /usr/bin/time: a test reads a piped solve's peak memory
+          time  # /usr/bin/time: a test reads a piped solve's peak memory
+          libbenchmark-tools python3-scipy  # a test runs compare.py on `bench --format gbench`
+          chromium)  # a test renders bench's report.html headless
 if [[ "${1:-}" == "--extra" ]]; then
   packages+=(hyperfine gnuplot-nox python3-matplotlib valgrind)
 fi

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 sizes=${1:-small,medium,large}
 tools/ci/setup.sh --extra
 tools/ci/build.sh release
-build/release/engine/grundy bench --sizes "$sizes" --threads 1,2 --trials 5 --out results
+build/release/engine/grundy bench --sizes "$sizes" --threads 1,2 --trials 5 --cache build/cache/datasets --out results
 /usr/bin/python3 tools/measure/plot_results.py results/bench.json results
 build/release/bench/grundy_kernels --benchmark_min_time=0.3 --benchmark_format=json --benchmark_out=results/kernels.json --benchmark_out_format=json >/dev/null
 tools/measure/compare_processes.sh

@@ -32,8 +32,8 @@ struct ParseOptions {
 struct EdgeListOptions {
   std::string_view source = "<input>";
   unsigned threads = 1;
-  std::uint64_t base = 0;             ///< ids start at 0 (GAPBS) or 1
-  std::vector<std::uint64_t> tokens;  ///< token ids, in the same base
+  std::uint64_t base = 0;               ///< ids start at 0 (GAPBS) or 1
+  std::vector<std::uint64_t> tokens{};  ///< token ids, in the same base
   PhaseTimer* timer = nullptr;
 };
 OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options);
