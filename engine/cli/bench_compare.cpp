@@ -1,9 +1,12 @@
 #include "bench_compare.hpp"
 
+// Property Tree still includes the old boost/bind.hpp; its placeholders stay unused.
+#define BOOST_BIND_GLOBAL_PLACEHOLDERS
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -27,7 +30,7 @@ using Samples = std::map<std::string, std::map<std::string, std::vector<double>>
 std::vector<double> samples_of(const ptree& summary) {
   std::vector<double> out;
   if (const auto list = summary.get_child_optional("samples"))
-    for (const auto& [_, v] : *list) out.push_back(v.get_value<double>());
+    for (const auto& [_, v] : *list) out.push_back(std::strtod(v.data().c_str(), nullptr));
   return out;
 }
 
@@ -41,13 +44,14 @@ Samples read_report(const std::string& where) {
   } catch (const boost::property_tree::json_parser_error& e) {
     throw InputError(path + ": not a grundy bench report: " + e.message() + " (line " + std::to_string(e.line()) + ")");
   }
-  if (report.get<int>("schema", 0) < 3)
+  if (std::atoi(report.get<std::string>("schema", "0").c_str()) < 3)
     throw InputError(path + ": a report of schema " + report.get<std::string>("schema", "?") +
                      "; compare needs schema 3 or later (trial samples)");
   Samples out;
   for (const auto& [_, run] : report.get_child("runs")) {
     const std::string key = run.get<std::string>("dataset") + ", " + run.get<std::string>("algo") + ", " +
-                            run.get<std::string>("threads") + (run.get<int>("threads") == 1 ? " thread" : " threads");
+                            run.get<std::string>("threads") +
+                            (run.get<std::string>("threads") == "1" ? " thread" : " threads");
     out[key]["sg"] = samples_of(run.get_child("sg_seconds"));
     for (const auto& [phase, summary] : run.get_child("phases")) out[key][phase] = samples_of(summary);
   }

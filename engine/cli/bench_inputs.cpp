@@ -1,10 +1,12 @@
 #include "bench_inputs.hpp"
 
+#include <regex.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -180,12 +182,23 @@ std::vector<BenchInput> resolve_inputs(const InputSelection& select, const std::
     from_manifest(*e);
   }
   if (!select.args.empty() && select.filter.empty() && select.names.empty()) return out;
-  std::optional<std::regex> filter;
-  try {
-    if (!select.filter.empty()) filter.emplace(select.filter, std::regex::extended);
-  } catch (const std::regex_error& e) {
-    throw InputError("--filter " + select.filter + ": not a regular expression: " + e.what());
+  // POSIX extended regular expressions, as grep -E reads them.
+  std::unique_ptr<regex_t, void (*)(regex_t*)> filter(nullptr, [](regex_t* r) {
+    ::regfree(r);
+    delete r;
+  });
+  if (!select.filter.empty()) {
+    auto compiled = std::make_unique<regex_t>();
+    if (const int err = ::regcomp(compiled.get(), select.filter.c_str(), REG_EXTENDED | REG_NOSUB); err != 0) {
+      char why[256];
+      ::regerror(err, compiled.get(), why, sizeof why);
+      throw InputError("--filter " + select.filter + ": not a regular expression: " + why);
+    }
+    filter.reset(compiled.release());
   }
+  const auto matches = [&](const std::string& name) {
+    return filter == nullptr || ::regexec(filter.get(), name.c_str(), 0, nullptr, 0) == 0;
+  };
   for (const std::string& name : select.names)
     if (std::none_of(manifest.begin(), manifest.end(), [&](const auto& m) { return m.name == name; }))
       throw InputError("--datasets " + name + ": no such dataset (one of " + valid_names(manifest) + ")");
@@ -193,8 +206,7 @@ std::vector<BenchInput> resolve_inputs(const InputSelection& select, const std::
   const std::vector<std::string> sizes =
       select.sizes.empty() && !filter && select.names.empty() ? std::vector<std::string>{"small"} : select.sizes;
   for (const auto& e : manifest)
-    if (wanted(sizes, e.size) && wanted(select.names, e.name) && (!filter || std::regex_search(e.name, *filter)))
-      from_manifest(e);
+    if (wanted(sizes, e.size) && wanted(select.names, e.name) && matches(e.name)) from_manifest(e);
   return out;
 }
 
