@@ -197,7 +197,8 @@ void BenchReport::write(const std::string& dir) const {
           std::to_string(r.cost.peak_rss_bytes >> 20) + " | " + percent(r.cost.others_cpu_share) + " | " + r.verified +
           (r.warnings.empty() ? "" : " ⚠") + " |\n";
     for (const auto& w : r.warnings)
-      warnings += "- " + r.dataset + ", " + r.algo + ", " + std::to_string(r.threads) + " threads: " + w + "\n";
+      warnings += "- " + r.dataset + ", " + r.algo + ", " + std::to_string(r.threads) +
+                  (r.threads == 1 ? " thread: " : " threads: ") + w + "\n";
   }
   md +=
       "\nSG: the solver's phases (layering and mex, or the whole serial / Boost.Graph solve), median of the "
