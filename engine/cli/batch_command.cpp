@@ -1,9 +1,12 @@
 // grundy batch PATH...: thousands of instances in one process.
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <memory>
 
 #include "command.hpp"
+#include "grundy/primitives/traced_workers.hpp"
+#include "profile_report.hpp"
 #include "grundy/jobs/batch.hpp"
 #include "grundy/io/output_file.hpp"
 #include "json.hpp"
@@ -19,6 +22,7 @@ struct BatchCliOptions {
   bool verify = false;
   bool move = false;
   unsigned threads = 0;
+  std::string profile;
 };
 
 const char* verdict(InstanceResult::Status s) {
@@ -53,6 +57,9 @@ std::string json_line(const InstanceResult& r) {
 
 int run_batch_command(const BatchCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
+  std::optional<trace::Recorder> recorder;  // --profile: a span per instance, on its worker's track
+  if (!o.profile.empty()) recorder.emplace(300000, false).start();
+  const TracedWorkers workers;
   BatchOptions options;
   options.pc = {resolve_threads(o.threads)};
   options.verify = o.verify;
@@ -76,6 +83,12 @@ int run_batch_command(const BatchCliOptions& o) {
   out.write(lines);
   out.commit();
   progress.finish();
+  if (recorder) {
+    recorder->stop();
+    std::string names;
+    for (const auto& in : o.inputs) names += (names.empty() ? "" : " ") + in;
+    write_profile(o.profile, nullptr, *recorder, {"batch", names, "level", options.pc.threads, {}});
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!o.quiet) {
     std::fprintf(
@@ -105,6 +118,9 @@ Command add_batch(CLI::App& root) {
                 "check every instance against the Boost.Graph baseline (exit 3 on a mismatch)");
   sub->add_flag("--move", opts->move, "add one winning move per instance (\"move none\" when lost)");
   sub->add_flag("-q,--quiet", opts->quiet, "no progress bar and no summary on stderr");
+  sub->add_option("--profile", opts->profile,
+                  "write a Chrome trace (Perfetto, chrome://tracing): a span per instance on the worker that solved "
+                  "it, with n and m");
   add_threads_option(*sub, opts->threads);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_batch_command(*opts); }); }};
 }

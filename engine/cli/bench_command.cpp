@@ -18,6 +18,8 @@
 #include "bench_inputs.hpp"
 #include "bench_report.hpp"
 #include "command.hpp"
+#include "grundy/primitives/traced_workers.hpp"
+#include "profile_report.hpp"
 #include "grundy/core/game.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/formats/classic_text.hpp"
@@ -43,6 +45,7 @@ struct BenchOptions {
   std::uint64_t baseline_max_edges = 30'000'000;
   bool plant_error = false;          // hidden: corrupt the engine's output (tests verification)
   std::vector<std::string> formats;  // extra reports: gbench
+  std::string profile;               // a folder for one traced trial per run
 };
 
 using Clock = std::chrono::steady_clock;
@@ -117,10 +120,19 @@ struct Check {
   bool plant_error = false;
 };
 
-Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold, const Check& check) {
+// With `profile`, the trial is traced (a track per worker, counters) and the
+// trace written there, named after the run in `facts`.
+Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold, const Check& check,
+                const std::string* profile = nullptr, ProfileFacts facts = {}) {
   Trial trial;
   if (cold) drop_from_page_cache(file);
+  std::optional<trace::Recorder> recorder;
+  if (profile != nullptr) {
+    recorder.emplace().start();
+    trial.timer.log_layers = true;
+  }
   in_arena(threads, [&] {
+    const TracedWorkers workers;
     const ParallelConfig pc{threads};
     const Loaded in = load_input(file, pc, &trial.timer);
     trial.timer.stop();
@@ -140,6 +152,11 @@ Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold,
     if (check.plant_error && g.n > 0) sg.visit([](auto v) { v[0] ^= 1; });
     const auto bad = check.want != nullptr ? compare_sg(sg, *check.want) : check_mex_rule(g, sg, pc);
     if (bad) trial.mismatch = describe_mismatch(*bad, std::uint64_t{in.game.user_id(bad->node)} + 1);
+    if (recorder) {
+      recorder->stop();
+      facts.graph = g;
+      write_profile(*profile, &trial.timer, *recorder, facts);
+    }
   });
   return trial;
 }
@@ -294,6 +311,15 @@ std::optional<BenchRun> run_one(const Prepared& d, Algo algo, unsigned t, const 
     if (trial >= o.warmup) samples.add(tr);
   }
   run.cost = probe.finish();
+  // --profile DIR: one more trial, traced, apart from the timed ones.
+  if (!o.profile.empty()) {
+    std::string name = d.info.name + "-" + run.algo + "-" + std::to_string(t) + "t.json";
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return c == '/' || c == ',' || c == '='; }, '_');
+    const std::string path = o.profile + "/" + name;
+    run_trial(d.info.file, algo, t, o.cold, {d.use_baseline ? &d.want : nullptr, false}, &path,
+              {"bench", d.info.name, run.algo, t, {}});
+  }
   samples.summarize_into(run);
   run.assess();
   return run;
@@ -324,6 +350,11 @@ int run_bench(BenchOptions o) {
     return kUsage;
   }
   const std::string out = prepare_out_folder(o.out);
+  if (!o.profile.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.profile, ec);
+    if (ec) throw InputError(o.profile + ": --profile: cannot create the folder: " + ec.message());
+  }
   RunLog log(out + "/runs.jsonl");
 
   BenchReport report;
@@ -414,6 +445,9 @@ Command add_bench(CLI::App& root) {
                   "extra reports: gbench (gbench.json, Google Benchmark's JSON, for its compare.py)")
       ->delimiter(',')
       ->check(CLI::IsMember({"gbench"}));
+  sub->add_option("--profile", opts->profile,
+                  "a folder: after each run's timed trials, one more, traced, written there as a Chrome trace "
+                  "(<dataset>-<algo>-<threads>t.json)");
   sub->add_flag("--plant-error", opts->plant_error, "testing only: corrupt every result")->group("");
   auto compare = std::make_shared<CompareOptions>();
   CLI::App* cmp = sub->add_subcommand(

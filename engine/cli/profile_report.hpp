@@ -1,23 +1,22 @@
-// --stats and --profile for `grundy solve`: what the run's PhaseTimer saw,
-// as lines on stderr or as a Chrome trace-event file (opens in Perfetto and
-// chrome://tracing: traceEvents with ph/ts/dur, times in microseconds).
+// --profile for `grundy solve` and `grundy batch`: the run as a Chrome
+// trace-event file (opens in Perfetto and chrome://tracing: traceEvents with
+// ph/ts/dur, times in microseconds): the phases and mex steps the run's
+// PhaseTimer saw, and each thread's track from the trace recorder.
 #pragma once
 
 #include <string>
 
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/core/phase_timer.hpp"
+#include "grundy/core/trace.hpp"
+#include "run_stats.hpp"
 
 namespace grundy::cli {
 
-/// Facts of the run the summary and the trace carry besides the timings.
-struct ProfileFacts {
-  std::string input, algo;
-  unsigned threads = 1;
-  CsrView graph;
-};
-
-void print_stats(const PhaseTimer& timer, const ProfileFacts& facts);
-void write_profile(const std::string& path, const PhaseTimer& timer, const ProfileFacts& facts);
+/// The trace: the phases and mex steps of `timer` (when given) on two
+/// synthetic tracks, then `recorder`'s tracks, one per thread, and its
+/// counters, with the run's facts in the metadata.
+void write_profile(const std::string& path, const PhaseTimer* timer, const trace::Recorder& recorder,
+                   const ProfileFacts& facts);
 
 }  // namespace grundy::cli

@@ -2,10 +2,12 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 #include "command.hpp"
 #include "grundy/core/memory_budget.hpp"
+#include "perf_control.hpp"
 #include "profile_report.hpp"
 #include "grundy/formats/game_loader.hpp"
 #include "grundy/core/cycle.hpp"
@@ -13,6 +15,7 @@
 #include "grundy/core/input_error.hpp"
 #include "grundy/io/mapped_file.hpp"
 #include "grundy/io/output_file.hpp"
+#include "grundy/primitives/traced_workers.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
@@ -26,6 +29,8 @@ struct SolveOptions {
   std::string algo = "auto";
   bool verify = false;
   bool stats = false;
+  std::string stats_json;
+  std::string perf_control;
   std::string profile;
   std::int64_t plant_error = -1;  // hidden: corrupt one node's value (tests --verify)
   std::size_t trials = 1;
@@ -48,8 +53,15 @@ SgValues planted(SgValues sg, std::int64_t node) {
 
 int solve(const SolveOptions& o) {
   const ParallelConfig pc{resolve_threads(o.threads)};
+  // --profile and the stats: every thread's spans and the counters go to a
+  // recorder for the run, its tracks named as oneTBB's workers enter the arena.
+  std::optional<PerfControl> perf;  // opened first: a bad FIFO fails before any work
+  if (!o.perf_control.empty()) perf.emplace(o.perf_control);
+  std::optional<trace::Recorder> recorder;
+  if (!o.profile.empty() || o.stats || !o.stats_json.empty()) recorder.emplace().start();
+  const TracedWorkers workers;
   PhaseTimer timer;
-  timer.log_layers = o.stats || !o.profile.empty();
+  timer.log_layers = recorder.has_value();
   timer.start("map input");
   const MappedFile in(o.input);
   const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
@@ -61,6 +73,7 @@ int solve(const SolveOptions& o) {
   // the average; the values of the last are the answer.
   SgValues sg;
   double trial_total = 0;
+  if (perf) perf->enable();
   for (std::size_t trial = 0; trial < o.trials; ++trial) {
     const auto start = std::chrono::steady_clock::now();
     sg = naming_cycles(in.name(), [&] {
@@ -71,6 +84,7 @@ int solve(const SolveOptions& o) {
     trial_total += seconds;
     if (o.trials > 1) report_line("Trial Time:", seconds_text(seconds));
   }
+  if (perf) perf->disable();
   if (o.trials > 1) report_line("Average Time:", seconds_text(trial_total / static_cast<double>(o.trials)));
   if (o.verify) {
     if (const auto bad = verify_sg(graph, sg, pc, &timer)) {
@@ -107,9 +121,14 @@ int solve(const SolveOptions& o) {
   if (o.move) out.write(move_line(game.view, sg, game.original_ids) + "\n");
   if (sg_to_stdout) write_sg(out);
   out.commit();
-  const ProfileFacts facts{in.name(), o.algo, pc.threads, graph};
-  if (o.stats) print_stats(timer, facts);
-  if (!o.profile.empty()) write_profile(o.profile, timer, facts);
+  if (recorder) recorder->stop();
+  const ProfileFacts facts{"solve", in.name(), o.algo, pc.threads, graph};
+  if (o.stats || !o.stats_json.empty()) {
+    const RunStats stats = analyze(timer, &*recorder, facts);
+    if (o.stats) print_stats(stats, facts);
+    if (!o.stats_json.empty()) write_stats_json(o.stats_json, stats, facts);
+  }
+  if (!o.profile.empty()) write_profile(o.profile, &timer, *recorder, facts);
   return kOk;
 }
 
@@ -134,7 +153,14 @@ Command add_solve(CLI::App& root) {
   sub->add_flag("--verify", opts->verify,
                 "recompute every SG value with the Boost.Graph baseline and check the mex rule "
                 "at every node; exit 3 on a mismatch");
-  sub->add_flag("--stats", opts->stats, "print the time of each phase and the mex fast-path share on stderr");
+  sub->add_flag("--stats", opts->stats,
+                "print each phase's time and edges/s, each worker's busy and idle time in the parallel phases, and "
+                "the mex paths' shares, on stderr");
+  sub->add_option("--perf-control", opts->perf_control,
+                  "CTL,ACK: FIFOs of `perf stat|record --control fifo:CTL,ACK --delay=-1`; perf counts only the solve "
+                  "(enabled after loading, disabled before the output)");
+  sub->add_option("--stats-json", opts->stats_json,
+                  "write the same as JSON (\"schema\": 1; fields in docs/PROFILING.md)");
   sub->add_option("--profile", opts->profile,
                   "write phase and per-layer timings as a Chrome trace (open in Perfetto or chrome://tracing)");
   sub->add_option("--plant-error", opts->plant_error,

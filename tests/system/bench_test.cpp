@@ -280,6 +280,134 @@ TEST(Bench, VerificationFailsOnAWrongEngine) {
   }
 }
 
+// What the trace holds, summarised by Python's json module (which also
+// proves it valid JSON): "tracks: N", then "name: count" for each thread
+// name, span name and counter.
+std::string trace_summary(const std::string& path) {
+  const auto r = test_support::run_shell(
+      "/usr/bin/python3 -c 'import json, collections, sys\n"
+      "t = json.load(open(sys.argv[1]))\n"
+      "ev = t[\"traceEvents\"]\n"
+      "names = [e[\"args\"][\"name\"] for e in ev if e[\"name\"] == \"thread_name\"]\n"
+      "spans = collections.Counter(e[\"name\"] for e in ev if e[\"ph\"] in \"XC\")\n"
+      "tids = collections.defaultdict(set)\n"
+      "[tids[e[\"name\"]].add(e[\"tid\"]) for e in ev if e[\"ph\"] == \"X\"]\n"
+      "print(\"events:\", len(ev))\n"
+      "print(\"coalesced:\", len(t[\"otherData\"][\"coalesced\"]))\n"
+      "[print(\"thread:\", n) for n in names]\n"
+      "[print(\"span:\", k, v, \"on\", len(tids[k]), \"tracks\") for k, v in sorted(spans.items())]\n"
+      "' '" +
+      path + "'");
+  return r.exit_code == 0 ? r.out : "invalid: " + r.err;
+}
+
+// The trace has a track per thread, named after oneTBB's workers, with the
+// mex pass's pieces on both, the layering's rounds, and counter tracks.
+TEST(Profile, TheTraceHasATrackPerWorkerAndCounters) {
+  TempDir dir;
+  ASSERT_EQ(run_grundy({"gen", "-n", "3e5", "-m", "3e6", dir.file("g.gcsr")}).exit_code, 0);
+  const auto r = run_grundy({"solve", dir.file("g.gcsr"), "--threads", "2", "--profile", dir.file("p.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string summary = trace_summary(dir.file("p.json"));
+  for (const char* want :
+       {"thread: main", "thread: oneTBB worker 1", "span: mex piece", "span: round ", "span: in-degree count ",
+        "span: ready scan", "span: frontier width", "span: edges per round", "span: mex step edges"})
+    EXPECT_NE(summary.find(want), std::string::npos) << want << " in\n" << summary;
+  EXPECT_NE(summary.find("on 2 tracks"), std::string::npos) << "pieces on both threads:\n" << summary;
+  const std::string trace = read_file(dir.file("p.json"));
+  for (const char* field :
+       {"\"process_name\"", "\"command\": \"solve\"", "\"n\": 300000", "\"build\": ", "\"dropped_events\": 0"})
+    EXPECT_NE(trace.find(field), std::string::npos) << field;
+}
+
+// A deep chain's rounds are banded after the first thousand, so its trace
+// stays small, and the metadata says that they were.
+TEST(Profile, ADeepChainsTraceIsBandedAndSmall) {
+  TempDir dir;
+  ASSERT_EQ(run_grundy({"gen", "--shape", "chain", "-n", "1e6", "-m", "1e6", dir.file("c.gcsr")}).exit_code, 0);
+  const auto r = run_grundy({"solve", dir.file("c.gcsr"), "--profile", dir.file("p.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string summary = trace_summary(dir.file("p.json"));
+  EXPECT_NE(summary.find("coalesced: 1"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("span: rounds "), std::string::npos) << summary;
+  EXPECT_LT(std::filesystem::file_size(dir.file("p.json")), std::uintmax_t{10} << 20) << summary;
+}
+
+// batch --profile: one span per instance, on the worker that solved it,
+// named after the instance, with its n and m.
+TEST(Profile, BatchHasASpanPerInstance) {
+  TempDir dir;
+  ASSERT_EQ(run_grundy({"gen", "-n", "300", "-m", "900", "--instances", "40", dir.file("s.txt")}).exit_code, 0);
+  const auto r = run_grundy({"batch", "-q", dir.file("s.txt"), "--threads", "2", "--profile", dir.file("b.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string summary = trace_summary(dir.file("b.json"));
+  for (int i = 1; i <= 40; ++i)
+    EXPECT_NE(summary.find("s.txt#" + std::to_string(i) + " 1 on 1 tracks"), std::string::npos) << i << summary;
+  EXPECT_EQ(summary.find("span: round"), std::string::npos) << "a batch trace keeps instances only";
+  const std::string trace = read_file(dir.file("b.json"));
+  EXPECT_NE(trace.find("\"args\": {\"n\": 300, \"m\": 900}"), std::string::npos);
+}
+
+// --stats-json: each phase with its edges/s and every worker's busy and
+// idle time, the mex paths, "schema": 1.
+TEST(Profile, StatsJsonHasPhasesWorkersAndMexPaths) {
+  TempDir dir;
+  ASSERT_EQ(run_grundy({"gen", "-n", "3e5", "-m", "3e6", dir.file("g.gcsr")}).exit_code, 0);
+  const auto r =
+      run_grundy({"solve", dir.file("g.gcsr"), "--threads", "2", "--stats", "--stats-json", dir.file("s.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = read_file(dir.file("s.json"));
+  for (const char* field : {"{\"schema\": 1, \"command\": \"solve\"", "\"name\": \"layering\"", "\"name\": \"mex\"",
+                            "\"edges_per_second\": ", "\"workers\": [{\"thread\": \"main\", \"busy_seconds\": ",
+                            "\"thread\": \"oneTBB worker 1\"", "\"idle_seconds\": ", "\"mex_paths\": {\"unrolled\": {",
+                            "\"bitset\": {", "\"layering_parts\": {\"count_seconds\": "})
+    EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
+  EXPECT_NE(r.err.find("oneTBB worker 1    busy"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mex paths by edges: unrolled (< 24)"), std::string::npos) << r.err;
+  EXPECT_EQ(
+      run_shell("/usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))' '" + dir.file("s.json") + "'")
+          .exit_code,
+      0)
+      << "valid JSON";
+}
+
+// --perf-control CTL,ACK speaks perf's control protocol: "enable" once the
+// input is loaded, "disable" before the output, each acknowledged. A shell
+// loop stands in for perf here (tools/measure/perf_solve.sh runs the real one).
+TEST(Profile, PerfControlEnablesOnlyAroundTheSolve) {
+  TempDir dir;
+  ASSERT_EQ(run_grundy({"gen", "-n", "2000", "-m", "8000", dir.file("g.txt")}).exit_code, 0);
+  const std::string d = dir.path();
+  const auto r =
+      run_shell("cd '" + d +
+                "' || exit 9; mkfifo ctl ack || exit 9; "
+                "( exec 3<ctl 4>ack; while read -r c <&3; do echo \"$c\" >> log; printf 'ack\\n\\0' >&4; done ) & "
+                "timeout 60 \"$GRUNDY\" solve g.txt --stats --perf-control ctl,ack 2>err; rc=$?; wait; cat log; "
+                "exit $rc");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(r.out == "win\nenable\ndisable\n" || r.out == "lose\nenable\ndisable\n") << r.out;
+  const auto bad = run_grundy({"solve", dir.file("g.txt"), "--perf-control", dir.file("none") + "," + dir.file("x")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("cannot open the control FIFO"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.out, "") << "nothing solved";
+}
+
+// bench --profile DIR: one traced trial per run, apart from the timed ones.
+TEST(Profile, BenchWritesATracePerRun) {
+  TempDir dir;
+  const auto r =
+      run_grundy({"bench", "gen:uniform,nodes=3000,edges=12000", "--cache", dir.file("cache"), "--out", dir.file("out"),
+                  "--algos", "level,serial", "--threads", "1,2", "--trials", "2", "--profile", dir.file("traces")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* run : {"level-1t", "level-2t", "serial-1t"}) {
+    const std::string path = dir.file(std::string("traces/uniform_nodes_3000_edges_12000-") + run + ".json");
+    ASSERT_TRUE(std::filesystem::exists(path)) << path;
+    const std::string summary = trace_summary(path);
+    EXPECT_NE(summary.find("thread: main"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("span: xor"), std::string::npos) << summary;
+  }
+}
+
 TEST(Profile, WritesAChromeTrace) {
   TempDir dir;
   ASSERT_EQ(run_grundy({"gen", "--shape", "chain", "--nodes", "5000", "--edges", "20000", dir.file("g.txt")}).exit_code,

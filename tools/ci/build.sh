@@ -3,6 +3,7 @@
 #   tools/ci/build.sh release   # the default: Release, -Werror
 #   tools/ci/build.sh asan      # ASan + UBSan, every finding fatal (tests only)
 #   tools/ci/build.sh portable  # Release for any x86-64 (no AVX2), to carry elsewhere
+#   tools/ci/build.sh profile   # Release optimisation + symbols + frame pointers, for perf and callgrind
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 flavour=${1:-release}
@@ -11,7 +12,8 @@ case "$flavour" in
   asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRUNDY_SANITIZE=address,undefined
                -DGRUNDY_BUILD_BENCH=OFF) ;;
   portable) flags=(-DCMAKE_BUILD_TYPE=Release -DGRUNDY_ARCH=x86-64) ;;  # runs on any x86-64
-  *) echo "build.sh: unknown flavour '$flavour' (release, asan, portable)" >&2; exit 2 ;;
+  profile) flags=(-DCMAKE_BUILD_TYPE=Profile -DGRUNDY_BUILD_TESTS=OFF) ;;
+  *) echo "build.sh: unknown flavour '$flavour' (release, asan, portable, profile)" >&2; exit 2 ;;
 esac
 cmake -S . -B "build/$flavour" -G Ninja -DGRUNDY_WERROR=ON "${flags[@]}" >/dev/null
 cmake --build "build/$flavour" -- --quiet

@@ -10,6 +10,7 @@
 
 #include "grundy/core/input_error.hpp"
 #include "grundy/core/memory_budget.hpp"
+#include "grundy/core/trace.hpp"
 #include "grundy/formats/text_tokens.hpp"
 #include "grundy/primitives/parallel.hpp"
 #include "grundy/primitives/simd/byte_masks.hpp"
@@ -316,7 +317,15 @@ BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules
   for (std::size_t c = 0; c < chunks; ++c) first[c + 1] += first[c];
   std::vector<ChunkResult> results(chunks);
   for_tasks(pc, chunks, [&](std::size_t c) {
+    trace::Span span("parse chunk", "parse");
+    span.arg("bytes", cut[c + 1] - cut[c]);
+    const std::int64_t start = span.on() ? trace::active_detail()->now_ns() : 0;
     results[c] = parse_chunk(text, cut[c], cut[c + 1], first[c], rules, scan.ids.data());
+    if (span.on()) {
+      const std::int64_t ns = std::max<std::int64_t>(1, trace::active_detail()->now_ns() - start);
+      trace::counter("parse bytes/s", static_cast<std::uint64_t>(static_cast<double>(cut[c + 1] - cut[c]) * 1e9 /
+                                                                 static_cast<double>(ns)));
+    }
   });
   for (const auto& r : results) {
     scan.count += r.count;

@@ -13,6 +13,7 @@
 #include "grundy/formats/game_loader.hpp"
 #include "grundy/formats/gcsr.hpp"
 #include "grundy/core/input_error.hpp"
+#include "grundy/core/trace.hpp"
 #include "grundy/formats/instance_stream.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/solve/level_solver.hpp"
@@ -55,6 +56,8 @@ bool is_instance_file(const std::filesystem::path& p) {
 
 void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchOptions& o, const ParallelConfig& pc) {
   const auto start = std::chrono::steady_clock::now();
+  trace::Span span("instance", "batch", false);  // on the worker that solves it, named after it
+  if (span.on()) span.label(r.name);
   r.bytes = item.span.end - item.span.begin;
   try {
     if (item.file == nullptr) throw InputError(item.open_error);
@@ -69,6 +72,8 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     require_memory(graph_bytes(g) + solve_memory_bytes(g.n, g.m, Algo::level, o.verify), r.name,
                    std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
     r.n = g.n;
+    span.arg("n", g.n);
+    span.arg("m", g.m);
     r.m = g.m;
     r.k = view.tokens.size();
     naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
+#include "grundy/core/trace.hpp"
 #include "grundy/primitives/simd/stream_store.hpp"
 
 namespace grundy {
@@ -62,6 +63,8 @@ class BlockedScatter {
   template <class Emit, class Apply>
   void run(std::size_t items, std::size_t grain, const Emit& emit, const Apply& apply) {
     const auto emit_range = [&](std::size_t begin, std::size_t end) {
+      trace::Span span("scatter emit", "scatter");
+      span.merge_with_previous();
       Local& local = this->local();
       Slot* const stage = local.stage.data();
       std::uint32_t* const used = local.used.data();
@@ -77,6 +80,8 @@ class BlockedScatter {
     };
     // What is left of range b, from every thread's bins.
     const auto finish = [&](std::size_t b) {
+      trace::Span span("scatter apply", "scatter");
+      span.merge_with_previous();
       const auto drain = [&](Local& local) {
         if (local.used.empty() || local.used[b] == 0) return;
         const std::size_t count = local.used[b], whole = count / kLine * kLine;

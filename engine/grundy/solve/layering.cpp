@@ -1,12 +1,14 @@
 #include "grundy/solve/layering.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <optional>
 
 #include "grundy/primitives/blocked_scatter.hpp"
 #include "grundy/core/cycle.hpp"
+#include "grundy/core/trace.hpp"
 #include "grundy/primitives/simd/range_filter.hpp"
 
 namespace grundy {
@@ -41,7 +43,8 @@ class KahnRounds {
         deg_(deg),
         parts_(parts),
         big_(config.tuning.splits_rounds_of(g.n, config.loops.threads)),
-        cached_(g.n < Tuning::cached_nodes) {}
+        cached_(g.n < Tuning::cached_nodes),
+        tracing_(trace::active_detail() != nullptr) {}
 
   // Returns false, with the layers unfinished, when the counters overflowed.
   bool run() {
@@ -51,7 +54,8 @@ class KahnRounds {
     layers_.begin.assign(1, 0);
     order_ = layers_.order.data();
     collect_ready();  // the sources
-    for (std::size_t head = 0; head < tail_;) head = round(head);
+    for (std::size_t head = 0; head < tail_;) head = tracing_ ? traced_round(head) : round(head);
+    if (tracing_) flush_band();
     if (tail_ < g_.n) throw_cycle();
     return true;
   }
@@ -71,6 +75,8 @@ class KahnRounds {
   // The in-degree of every node: owned by threads, through the blocked
   // scatter, or in one plain pass (a graph whose rounds never split).
   void count_in_degrees() {
+    trace::Span span("in-degree count", "layering");
+    span.arg("edges", g_.m);
     const Clock::time_point start = now();
     deg_.reset(g_.n);
     if (big_ && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
@@ -95,7 +101,9 @@ class KahnRounds {
       return part == parts ? g_.n : static_cast<node_t>(std::size_t{g_.n} * part / parts / 64 * 64);
     };
     for_tasks(pc_, parts, [&](std::size_t part) {
+      trace::Span span("in-degree count part", "layering");
       const node_t lo = bound(part), hi = bound(part + 1);
+      span.arg("nodes", hi - lo);
       constexpr std::size_t piece = Tuning::owned_count_piece;
       node_t kept[piece];
       for (std::size_t at = 0; at < g_.m; at += piece) {
@@ -116,6 +124,63 @@ class KahnRounds {
     // would take a 2-thread solve of a 10^7-node chain past its memory
     // budget of 16 bytes a node beyond the mapping.
     blocked().release();
+  }
+
+  // round(), traced: its nodes and edges (an offsets pass, only when
+  // tracing), as a span of its own while rounds are few or when it is wide or
+  // split, else gathered into a band of narrow rounds, so that a chain's
+  // 10^7 rounds make a trace of bounded size.
+  std::size_t traced_round(std::size_t head) {
+    constexpr std::size_t kRoundsAlone = 1000;
+    constexpr std::int64_t kBandNs = 200'000;
+    const std::size_t width = tail_ - head;
+    trace::Recorder& recorder = *trace::active_detail();
+    // A graph in cache has its edges counted here; past it, the expansions
+    // count the targets they pass on, a batch at a time (count_traced).
+    const std::uint64_t counted = traced_edges_.load(std::memory_order_relaxed);
+    const std::uint64_t cached_edges = cached_ ? g_.edges_of({order_ + head, width}) : 0;
+    const bool alone = rounds_ < kRoundsAlone || width * Tuning::wide_round_share >= g_.n || pc_.worth_it(width);
+    if (alone) flush_band();
+    if (band_.rounds == 0) band_ = {rounds_, 0, 0, 0, recorder.now_ns()};
+    const std::size_t next = round(head);
+    const std::uint64_t edges = cached_ ? cached_edges : traced_edges_.load(std::memory_order_relaxed) - counted;
+    ++rounds_;
+    ++band_.rounds;
+    band_.nodes += width;
+    band_.edges += edges;
+    // Past the first rounds the clock is read every 64 rounds only: a chain
+    // has a round per node.
+    if (alone || (band_.rounds % 64 == 0 && recorder.now_ns() - band_.begin_ns >= kBandNs)) {
+      if (!alone)
+        recorder.note_coalesced(
+            "Kahn rounds after the first 1000: narrow ones in bands of 200 us or more (64 rounds at least)");
+      flush_band();
+    }
+    return next;
+  }
+
+  // The band of rounds gathered so far, as one span and a sample of each counter.
+  void flush_band() {
+    if (band_.rounds == 0) return;
+    trace::Recorder& recorder = *trace::active_detail();
+    trace::Event e;
+    e.name = band_.rounds == 1 ? "round" : "rounds";
+    e.cat = "layering";
+    e.begin_ns = band_.begin_ns;
+    e.end_ns = recorder.now_ns();
+    e.key0 = band_.rounds == 1 ? "round" : "first round";
+    e.value0 = band_.first;
+    e.key1 = "rounds";
+    e.value1 = band_.rounds;
+    recorder.add(std::move(e));
+    trace::counter("frontier width", band_.nodes / band_.rounds);
+    trace::counter("edges per round", band_.edges / band_.rounds);
+    band_.rounds = 0;
+  }
+
+  // With a trace, the targets a batch passed on, for the round's edge count.
+  void count_traced(std::size_t count) {
+    if (tracing_) traced_edges_.fetch_add(count, std::memory_order_relaxed);
   }
 
   // Runs the round order[head, tail_) and returns where the next begins.
@@ -147,8 +212,10 @@ class KahnRounds {
   // decrements' misses into streams (docs/TUNING.md#scatter-one-thread).
   void wide_round(std::size_t head, std::size_t end, std::size_t work) {
     if (big_) {  // split between threads or not
-      expand_parallel(head, end, work,
-                      [&](const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); });
+      expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) {
+        deg_.decrement_all(batch, count);
+        count_traced(count);
+      });
     } else {
       expand_decrement(head, end);
     }
@@ -164,6 +231,7 @@ class KahnRounds {
       const std::size_t at = list.size();
       list.resize(at + count);  // room for all; keeps the ready ones
       list.resize(at + deg_.remove_all(batch, count, list.data() + at));
+      count_traced(count);
     });
     for (auto& list : *lists_) {
       std::copy(list.begin(), list.end(), order_ + tail_);
@@ -185,6 +253,7 @@ class KahnRounds {
   // counts, then each block writes its own slice. A 10 MB scan of 1-byte
   // counters per wide round.
   void collect_ready() {
+    trace::Span span("ready scan", "layering");
     const Clock::time_point start = now();
     const std::size_t words = (std::size_t{g_.n} + 63) / 64;
     const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(words / 1024, 256));
@@ -261,7 +330,10 @@ class KahnRounds {
         deg_.decrement_all(row.data(), row.size());
       }
     } else {
-      expand_staged(b, e, [&](const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); });
+      expand_staged(b, e, [&](const node_t* batch, std::size_t count) {
+        deg_.decrement_all(batch, count);
+        count_traced(count);
+      });
     }
   }
 
@@ -283,8 +355,10 @@ class KahnRounds {
           tail += deg_.remove(v);
         }
     } else {
-      expand_staged(
-          b, e, [&](const node_t* batch, std::size_t count) { tail += deg_.remove_all(batch, count, order + tail); });
+      expand_staged(b, e, [&](const node_t* batch, std::size_t count) {
+        tail += deg_.remove_all(batch, count, order + tail);
+        count_traced(count);
+      });
     }
     tail_ = tail;
   }
@@ -319,8 +393,16 @@ class KahnRounds {
   Layers& layers_;
   InDegrees& deg_;
   LayeringParts* const parts_;
-  const bool big_;     // rounds may split between threads
-  const bool cached_;  // no prefetching, no sorting
+  const bool big_;      // rounds may split between threads
+  const bool cached_;   // no prefetching, no sorting
+  const bool tracing_;  // rounds go to the trace (traced_round)
+  struct Band {
+    std::size_t first = 0, rounds = 0;
+    std::uint64_t nodes = 0, edges = 0;
+    std::int64_t begin_ns = 0;
+  } band_;
+  std::size_t rounds_ = 0;
+  std::atomic<std::uint64_t> traced_edges_{0};
   node_t* order_ = nullptr;
   std::size_t tail_ = 0;  // order[0, tail_) is placed
   std::optional<BlockedScatter> scatter_;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "grundy/core/trace.hpp"
 #include "grundy/solve/mex.hpp"
 
 namespace grundy {
@@ -158,6 +159,8 @@ class MexPass {
     add_phase(last);
     std::size_t first = last;
     for (; first > 0 && split(first - 1); --first) add_phase(first - 1);
+    trace::Span span("mex split layers", "mex");
+    span.arg("layers", phases_.size());
     if (log_ != nullptr) stamps_.assign(phases_.size() + 1, PhaseTimer::clock::now());
     for_phases(
         pc_, phases_, [&](std::size_t b, std::size_t e) { run_part(thread_mex_->local(), b, e); },
@@ -181,6 +184,8 @@ class MexPass {
   std::size_t run_narrow_layers(std::size_t last) {
     std::size_t first = last;
     while (first > 0 && !split(first - 1)) --first;
+    trace::Span span("mex narrow layers", "mex");
+    span.arg("layers", last - first + 1);
     if (log_ == nullptr) {
       run_inline(first, last);
     } else {
@@ -208,6 +213,8 @@ class MexPass {
 
   // Positions [b, e): a part of one layer.
   void run_part(MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+    trace::Span span("mex piece", "mex");
+    span.merge_with_previous();
     if (batched_ && e - b >= Tuning::min_batch_width) {
       mex_batched<Identity>(layers_.order, g_.offsets, g_.targets, sg_, scratch, b, e);
     } else {
@@ -255,6 +262,7 @@ class MexPass {
     const double seconds = std::chrono::duration<double>(t1 - t0).count();
     const std::uint64_t edges = edges_at(layers_.begin[first], layers_.begin[last + 1]);
     const std::uint64_t nodes = layers_.begin[last + 1] - layers_.begin[first];
+    trace::counter("mex step edges", edges);
     if (log_->layers.size() < kMaxLogged) {
       log_->layers.push_back({first, last, nodes, edges, log_->since(t0), seconds});
     } else {
