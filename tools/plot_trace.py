@@ -96,7 +96,8 @@ def main():
     for i, (name, points) in enumerate(sorted(counters.items())):
         cax = axes[i + 1][0]
         points.sort()
-        cax.step([p[0] for p in points], [p[1] for p in points], where="post", linewidth=0.8)
+        cax.step([p[0] for p in points], [p[1] for p in points], where="post", linewidth=0.8,
+                 marker="o" if len(points) < 3 else None, markersize=3)
         cax.set_ylabel(name, fontsize=7, rotation=0, ha="right", va="center")
         cax.tick_params(labelsize=7)
         cax.grid(alpha=0.3)

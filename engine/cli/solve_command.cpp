@@ -156,11 +156,11 @@ Command add_solve(CLI::App& root) {
   sub->add_flag("--stats", opts->stats,
                 "print each phase's time and edges/s, each worker's busy and idle time in the parallel phases, and "
                 "the mex paths' shares, on stderr");
+  sub->add_option("--stats-json", opts->stats_json,
+                  "write the same as JSON (\"schema\": 1; fields in docs/PROFILING.md)");
   sub->add_option("--perf-control", opts->perf_control,
                   "CTL,ACK: FIFOs of `perf stat|record --control fifo:CTL,ACK --delay=-1`; perf counts only the solve "
                   "(enabled after loading, disabled before the output)");
-  sub->add_option("--stats-json", opts->stats_json,
-                  "write the same as JSON (\"schema\": 1; fields in docs/PROFILING.md)");
   sub->add_option("--profile", opts->profile,
                   "write phase and per-layer timings as a Chrome trace (open in Perfetto or chrome://tracing)");
   sub->add_option("--plant-error", opts->plant_error,
