@@ -17,7 +17,7 @@
 // oneTBB frees a task_scheduler_observer's proxy lazily, on a worker that
 // may still be parked at exit, after observe(false): LeakSanitizer then
 // reports the 40 bytes of every traced run (primitives/traced_workers.hpp).
-extern "C" const char* __lsan_default_suppressions() { return "leak:tbb::detail::r1::observe\n"; }
+extern "C" const char* __lsan_default_suppressions() { return "leak:r1::observe\n"; }
 #endif
 
 int main(int argc, char** argv) {
