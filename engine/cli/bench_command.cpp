@@ -3,7 +3,6 @@
 // keeps its samples and its own cost (bench_probe.hpp), goes to runs.jsonl
 // the moment it finishes, and at the end to bench.json, bench.csv and
 // bench.md (bench_report.hpp).
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -18,6 +17,7 @@
 #include "bench_inputs.hpp"
 #include "bench_report.hpp"
 #include "command.hpp"
+#include "progress.hpp"
 #include "grundy/primitives/traced_workers.hpp"
 #include "profile_report.hpp"
 #include "grundy/core/game.hpp"
@@ -100,10 +100,6 @@ Loaded load_input(const std::string& path, const ParallelConfig& pc, PhaseTimer*
   return l;
 }
 
-bool is_load_phase(const std::string& name) {
-  return name == "map" || name == "parse" || name == "build CSR" || name == "validate" || name == "xor";
-}
-
 // One trial: load the input and solve it, timed by phase, with a floor
 // pass over the loaded graph at the same thread count between the two (on
 // a machine whose neighbours come and go, a floor timed once could measure
@@ -112,6 +108,7 @@ bool is_load_phase(const std::string& name) {
 struct Trial {
   PhaseTimer timer;
   double floor = 0;
+  double sg = 0;         // the solver's call alone: its phases, not the load's or the xor
   std::string mismatch;  // the verification's complaint, if any
 };
 
@@ -144,7 +141,9 @@ Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold,
       (void)sink;
       trial.floor = seconds_since(floor_start);
     }
+    const auto solve_start = Clock::now();
     SgValues sg = solve_sg(g, algo, pc, &trial.timer, in.game.layers);
+    trial.sg = seconds_since(solve_start);
     trial.timer.start("xor");
     volatile sg_t x = nim_sum(sg, in.game.view.tokens);
     (void)x;
@@ -155,6 +154,7 @@ Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold,
     if (recorder) {
       recorder->stop();
       facts.graph = g;
+      facts.mex = MexPaths::of(g);
       write_profile(*profile, &trial.timer, *recorder, facts);
     }
   });
@@ -167,18 +167,17 @@ struct Samples {
   std::vector<double> totals, sgs, floors, ratios;
 
   void add(const Trial& trial) {
-    double total = 0, solve = 0;
+    double total = 0;
     for (const auto& ph : trial.timer.phases()) {
       auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == ph.name; });
       if (it == phases.end()) it = phases.insert(phases.end(), {ph.name, {}});
       it->second.push_back(ph.seconds);
       total += ph.seconds;
-      if (!is_load_phase(ph.name)) solve += ph.seconds;
     }
     totals.push_back(total);
-    sgs.push_back(solve);
+    sgs.push_back(trial.sg);
     floors.push_back(trial.floor);
-    if (trial.floor > 0) ratios.push_back(solve / trial.floor);
+    if (trial.floor > 0) ratios.push_back(trial.sg / trial.floor);
   }
 
   void summarize_into(BenchRun& run) const {
@@ -240,25 +239,23 @@ std::string figure(double seconds) {
   return buf;
 }
 
-// Progress on stderr: on a terminal, one line redrawn with the run, the
-// trial, the time spent and an estimate of what is left; elsewhere nothing
-// but the line per finished run.
+// Progress on stderr: on a terminal, one line redrawn (progress.hpp) with
+// the run, the trial, the time spent and an estimate of what is left;
+// elsewhere nothing but the line per finished run.
 class BenchProgress {
  public:
-  explicit BenchProgress(std::size_t runs) : runs_(runs), tty_(::isatty(STDERR_FILENO) == 1) {}
+  explicit BenchProgress(std::size_t runs) : runs_(runs) {}
 
   void trial(std::size_t run, const std::string& what, std::size_t trial, std::size_t trials) {
-    if (!tty_) return;
     const double elapsed = seconds_since(start_);
     std::string eta = "?";
     if (run > 0) eta = figure(elapsed / static_cast<double>(run) * static_cast<double>(runs_ - run));
-    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: trial %zu of %zu, %s elapsed, ETA %s", run + 1, runs_, what.c_str(),
-                 trial, trials, figure(elapsed).c_str(), eta.c_str());
+    line_.show("[" + std::to_string(run + 1) + "/" + std::to_string(runs_) + "] " + what + ": trial " +
+               std::to_string(trial) + " of " + std::to_string(trials) + ", " + figure(elapsed) + " elapsed, ETA " +
+               eta);
   }
 
-  void clear() {
-    if (tty_) std::fprintf(stderr, "\r\033[K");
-  }
+  void clear() { line_.finish(); }
 
   void finished(std::size_t run, const std::string& what, const BenchRun& r) {
     clear();
@@ -274,7 +271,7 @@ class BenchProgress {
 
  private:
   std::size_t runs_;
-  bool tty_;
+  Progress line_{"bench", 0};
   Clock::time_point start_ = Clock::now();
 };
 

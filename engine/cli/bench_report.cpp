@@ -12,13 +12,6 @@
 namespace grundy::cli {
 namespace {
 
-std::string num(double v) {
-  if (!std::isfinite(v) || v == 0) return v == 0 ? "0" : "null";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 std::string ms(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, seconds < 0.01 ? "%.3f" : "%.1f", seconds * 1e3);
@@ -39,14 +32,15 @@ std::string percent(double share) {
 }
 
 std::string cost_json(const RunCost& c) {
-  return "{\"seconds\": " + num(c.seconds) + ", \"peak_rss_bytes\": " + std::to_string(c.peak_rss_bytes) +
+  return "{\"seconds\": " + json_number(c.seconds) + ", \"peak_rss_bytes\": " + std::to_string(c.peak_rss_bytes) +
          ", \"rss_at_start_bytes\": " + std::to_string(c.rss_at_start_bytes) +
          ", \"minor_faults\": " + std::to_string(c.minor_faults) +
          ", \"major_faults\": " + std::to_string(c.major_faults) +
          ", \"voluntary_switches\": " + std::to_string(c.voluntary_switches) +
          ", \"involuntary_switches\": " + std::to_string(c.involuntary_switches) +
-         ", \"cpu_seconds\": " + num(c.cpu_seconds) + ", \"others_cpu_share\": " + num(c.others_cpu_share) +
-         ", \"load_average\": " + num(c.load_average) + "}";
+         ", \"cpu_seconds\": " + json_number(c.cpu_seconds) +
+         ", \"others_cpu_share\": " + json_number(c.others_cpu_share) +
+         ", \"load_average\": " + json_number(c.load_average) + "}";
 }
 
 // The page of report/report.html with the report's data in place of its
@@ -92,10 +86,11 @@ std::string BenchRun::json() const {
     j += (p ? ", " : "") + json_string(phases[p].first) + ": " + phases[p].second.json();
   j += "}, \"sg_seconds\": " + sg.json() + ", \"total_seconds\": " + total.json() +
        ", \"floor_seconds\": " + floor.json() + ", \"ratio_samples\": " + ratio.json() +
-       ", \"ratio_to_floor\": " + num(ratio.median) + ", \"edges_per_second\": " + num(edges_per_second) +
+       ", \"ratio_to_floor\": " + json_number(ratio.median) +
+       ", \"edges_per_second\": " + json_number(edges_per_second) +
        ", \"peak_rss_bytes\": " + std::to_string(cost.peak_rss_bytes) + ", \"cost\": " + cost_json(cost) +
-       ", \"speedup_vs_1_thread\": " + num(speedup_vs_1_thread) + ", \"speedup_vs_bgl\": " + num(speedup_vs_bgl) +
-       ", \"warnings\": [";
+       ", \"speedup_vs_1_thread\": " + json_number(speedup_vs_1_thread) +
+       ", \"speedup_vs_bgl\": " + json_number(speedup_vs_bgl) + ", \"warnings\": [";
   for (std::size_t w = 0; w < warnings.size(); ++w) j += (w ? ", " : "") + json_string(warnings[w]);
   return j + "]}";
 }
@@ -163,12 +158,14 @@ void BenchReport::write(const std::string& dir) const {
   for (const auto& r : runs) {
     csv += r.dataset + "," + std::to_string(r.n) + "," + std::to_string(r.m) + "," + r.algo + "," +
            std::to_string(r.threads) + "," + std::to_string(r.sg.samples.size()) + "," + r.verified + "," +
-           num(r.sg.median) + "," + num(r.sg.mean) + "," + num(r.sg.stddev) + "," + num(r.sg.cv) + "," + num(r.sg.mad) +
-           "," + num(r.sg.ci_low) + "," + num(r.sg.ci_high) + "," + num(r.sg.min) + "," + num(r.sg.max) + "," +
-           num(r.total.median) + "," + num(r.edges_per_second) + "," + std::to_string(r.cost.peak_rss_bytes) + "," +
-           std::to_string(r.cost.minor_faults) + "," + std::to_string(r.cost.involuntary_switches) + "," +
-           num(r.cost.others_cpu_share) + "," + num(r.floor.median) + "," + num(r.ratio.median) + "," +
-           num(r.speedup_vs_1_thread) + "," + num(r.speedup_vs_bgl) + "," + std::to_string(r.warnings.size()) + "\n";
+           json_number(r.sg.median) + "," + json_number(r.sg.mean) + "," + json_number(r.sg.stddev) + "," +
+           json_number(r.sg.cv) + "," + json_number(r.sg.mad) + "," + json_number(r.sg.ci_low) + "," +
+           json_number(r.sg.ci_high) + "," + json_number(r.sg.min) + "," + json_number(r.sg.max) + "," +
+           json_number(r.total.median) + "," + json_number(r.edges_per_second) + "," +
+           std::to_string(r.cost.peak_rss_bytes) + "," + std::to_string(r.cost.minor_faults) + "," +
+           std::to_string(r.cost.involuntary_switches) + "," + json_number(r.cost.others_cpu_share) + "," +
+           json_number(r.floor.median) + "," + json_number(r.ratio.median) + "," + json_number(r.speedup_vs_1_thread) +
+           "," + json_number(r.speedup_vs_bgl) + "," + std::to_string(r.warnings.size()) + "\n";
   }
   write_file(dir + "/bench.csv", csv);
 
@@ -234,9 +231,10 @@ void BenchReport::write_gbench(const std::string& dir) const {
            "\", \"repetitions\": " + std::to_string(reps) + ", \"repetition_index\": " + std::to_string(rep) +
            ", \"threads\": 1, \"iterations\": 1" +
            (aggregate.empty() ? "" : ", \"aggregate_name\": " + json_string(aggregate)) +
-           ", \"real_time\": " + num(v * 1e3) + ", \"cpu_time\": " + num(v * 1e3) + ", \"time_unit\": \"ms\"" +
+           ", \"real_time\": " + json_number(v * 1e3) + ", \"cpu_time\": " + json_number(v * 1e3) +
+           ", \"time_unit\": \"ms\"" +
            (edges > 0 && v > 0 && aggregate != "cv" && aggregate != "stddev"
-                ? ", \"edges_per_second\": " + num(edges / v)
+                ? ", \"edges_per_second\": " + json_number(edges / v)
                 : "") +
            "}";
       first = false;

@@ -1,5 +1,7 @@
 #include "bench_stats.hpp"
 
+#include "json.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,13 +27,6 @@ std::size_t median_interval_rank(std::size_t n) {
     term = term * static_cast<double>(n - k) / static_cast<double>(k + 1);
   }
   return std::max<std::size_t>(l, 1);  // below 6 samples: min to max
-}
-
-std::string num(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
 }
 
 }  // namespace
@@ -67,11 +62,12 @@ Summary Summary::of(std::vector<double> samples) {
 }
 
 std::string Summary::json() const {
-  std::string j = "{\"n\": " + std::to_string(samples.size()) + ", \"mean\": " + num(mean) +
-                  ", \"stddev\": " + num(stddev) + ", \"cv\": " + num(cv) + ", \"median\": " + num(median) +
-                  ", \"min\": " + num(min) + ", \"max\": " + num(max) + ", \"mad\": " + num(mad) + ", \"ci95\": [" +
-                  num(ci_low) + ", " + num(ci_high) + "], \"samples\": [";
-  for (std::size_t i = 0; i < samples.size(); ++i) j += (i ? ", " : "") + num(samples[i]);
+  std::string j = "{\"n\": " + std::to_string(samples.size()) + ", \"mean\": " + json_number(mean) +
+                  ", \"stddev\": " + json_number(stddev) + ", \"cv\": " + json_number(cv) +
+                  ", \"median\": " + json_number(median) + ", \"min\": " + json_number(min) +
+                  ", \"max\": " + json_number(max) + ", \"mad\": " + json_number(mad) + ", \"ci95\": [" +
+                  json_number(ci_low) + ", " + json_number(ci_high) + "], \"samples\": [";
+  for (std::size_t i = 0; i < samples.size(); ++i) j += (i ? ", " : "") + json_number(samples[i]);
   j += "], \"outliers\": [";
   for (std::size_t i = 0; i < outliers.size(); ++i) j += (i ? ", " : "") + std::to_string(outliers[i]);
   return j + "]}";

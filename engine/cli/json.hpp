@@ -1,7 +1,8 @@
-// The one JSON helper the commands share: strings, escaped per RFC 8259.
-// (Objects are small and flat enough to write with snprintf.)
+// The JSON helpers the commands share: strings, escaped per RFC 8259, and
+// numbers. (Objects are small and flat enough to write by hand.)
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -23,6 +24,14 @@ inline std::string json_string(std::string_view s) {
     }
   }
   return out + "\"";
+}
+
+/// A number as JSON: six significant digits, null when not finite.
+inline std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
 }
 
 }  // namespace grundy::cli

@@ -16,7 +16,7 @@
 #if defined(__SANITIZE_ADDRESS__)
 // oneTBB frees a task_scheduler_observer's proxy lazily, on a worker that
 // may still be parked at exit, after observe(false): LeakSanitizer then
-// reports the 40 bytes of every traced run (primitives/traced_workers.hpp).
+// reports that proxy on every traced run (primitives/traced_workers.hpp).
 extern "C" const char* __lsan_default_suppressions() { return "leak:r1::observe\n"; }
 #endif
 

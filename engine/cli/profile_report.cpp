@@ -9,10 +9,6 @@
 namespace grundy::cli {
 namespace {
 
-double share(std::uint64_t part, std::uint64_t whole) {
-  return whole ? static_cast<double>(part) / static_cast<double>(whole) : 1.0;
-}
-
 std::string us(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", seconds * 1e6);
@@ -95,14 +91,12 @@ void write_profile(const std::string& path, const PhaseTimer* timer, const trace
     j += (i ? ", " : "") + json_string(recorder.coalesced()[i]);
   j += "]";
   if (timer != nullptr) {
-    const MexPaths paths = MexPaths::of(f.graph);
-    const struct { std::uint64_t nodes, edges; } fp{paths.nodes[0] + paths.nodes[1], paths.edges[0] + paths.edges[1]};
     char shares[200];
     std::snprintf(shares, sizeof shares,
                   ", \"layer_steps\": %zu, \"mex_fast_path_nodes\": %llu, \"mex_fast_path_node_share\": %.6f, "
                   "\"mex_fast_path_edge_share\": %.6f",
-                  timer->layers.size(), static_cast<unsigned long long>(fp.nodes), share(fp.nodes, f.graph.n),
-                  share(fp.edges, f.graph.m));
+                  timer->layers.size(), static_cast<unsigned long long>(f.mex.fast_nodes()),
+                  f.mex.fast_node_share(f.graph.n), f.mex.fast_edge_share(f.graph.m));
     j += shares;
   }
   j += "}}\n";

@@ -23,14 +23,17 @@ class Progress {
   void set_total(std::uint64_t total) { total_.store(total, std::memory_order_relaxed); }
 
   void update(std::uint64_t done) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
-    auto last = last_draw_.load(std::memory_order_relaxed);
-    if (now - last < 200'000'000 || !last_draw_.compare_exchange_strong(last, now)) return;
+    if (!due()) return;
     const std::uint64_t total = total_.load(std::memory_order_relaxed);
     std::fprintf(stderr, "\r%s: %5.1f%% (%llu of %llu)", what_.c_str(),
                  total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0,
                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+    drawn_ = true;
+  }
+  /// Draws `line` in place of the percentage (for jobs that say more: bench).
+  void show(const std::string& line) {
+    if (!due()) return;
+    std::fprintf(stderr, "\r\033[K%s", line.c_str());
     drawn_ = true;
   }
   void finish() {
@@ -38,6 +41,14 @@ class Progress {
   }
 
  private:
+  // On a terminal, at most five draws a second, from any thread.
+  bool due() {
+    if (!enabled_) return false;
+    const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+    auto last = last_draw_.load(std::memory_order_relaxed);
+    return now - last >= 200'000'000 && last_draw_.compare_exchange_strong(last, now);
+  }
+
   std::string what_;
   std::atomic<std::uint64_t> total_;
   bool enabled_;

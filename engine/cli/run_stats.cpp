@@ -10,10 +10,6 @@
 namespace grundy::cli {
 namespace {
 
-double share(std::uint64_t part, std::uint64_t whole) {
-  return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
 // Seconds of [lo, hi) that `spans` (begin, end pairs, ns) cover, overlaps
 // counted once.
 double covered(std::vector<std::pair<std::int64_t, std::int64_t>> spans, std::int64_t lo, std::int64_t hi) {
@@ -29,12 +25,6 @@ double covered(std::vector<std::pair<std::int64_t, std::int64_t>> spans, std::in
     reach = e;
   }
   return static_cast<double>(total) * 1e-9;
-}
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
 }
 
 }  // namespace
@@ -53,7 +43,6 @@ MexPaths MexPaths::of(const CsrView& g) {
 RunStats analyze(const PhaseTimer& timer, const trace::Recorder* recorder, const ProfileFacts& f) {
   RunStats s;
   s.layering = timer.layering_parts;
-  s.mex = MexPaths::of(f.graph);
   s.mex_steps = timer.layers.size();
   for (const auto& l : timer.layers) s.mex_layers = std::max(s.mex_layers, l.last_layer + 1);
   std::vector<std::pair<std::string, std::vector<std::pair<std::int64_t, std::int64_t>>>> tracks;
@@ -103,13 +92,12 @@ void print_stats(const RunStats& s, const ProfileFacts& f) {
                      w.idle * 1e3);
   }
   std::fprintf(stderr, "grundy: %-22s %9.3f ms\n", "total", total * 1e3);
-  const MexPaths& m = s.mex;
-  const std::uint64_t fast_nodes = m.nodes[0] + m.nodes[1], fast_edges = m.edges[0] + m.edges[1];
+  const MexPaths& m = f.mex;
   std::fprintf(stderr, "grundy: mex fast path (out-degree < 64): %.1f%% of nodes, %.1f%% of edges\n",
-               100 * share(fast_nodes, f.graph.n), 100 * share(fast_edges, f.graph.m));
+               100 * m.fast_node_share(f.graph.n), 100 * m.fast_edge_share(f.graph.m));
   std::fprintf(stderr, "grundy: mex paths by edges: unrolled (< %zu) %.1f%%, word (< %zu) %.1f%%, bitset %.1f%%\n",
-               Tuning::unrolled_degrees, 100 * share(m.edges[0], f.graph.m), Tuning::word_mex_degrees,
-               100 * share(m.edges[1], f.graph.m), 100 * share(m.edges[2], f.graph.m));
+               Tuning::unrolled_degrees, 100 * m.edge_share(0, f.graph.m), Tuning::word_mex_degrees,
+               100 * m.edge_share(1, f.graph.m), 100 * m.edge_share(2, f.graph.m));
   if (s.mex_steps > 0)
     std::fprintf(stderr, "grundy: mex pass: %llu layers in %llu steps (wide layers alone, narrow ones in runs)\n",
                  static_cast<unsigned long long>(s.mex_layers), static_cast<unsigned long long>(s.mex_steps));
@@ -125,20 +113,22 @@ void write_stats_json(const std::string& path, const RunStats& s, const ProfileF
     const PhaseStats& p = s.phases[i];
     total += p.seconds;
     j += std::string(i ? ",\n  " : "\n  ") + "{\"name\": " + json_string(p.name) +
-         ", \"start_seconds\": " + num(p.start) + ", \"seconds\": " + num(p.seconds) +
-         ", \"edges_per_second\": " + num(p.edges_per_second) + ", \"workers\": [";
+         ", \"start_seconds\": " + json_number(p.start) + ", \"seconds\": " + json_number(p.seconds) +
+         ", \"edges_per_second\": " + json_number(p.edges_per_second) + ", \"workers\": [";
     for (std::size_t w = 0; w < p.workers.size(); ++w)
       j += (w ? ", " : "") + std::string("{\"thread\": ") + json_string(p.workers[w].thread) +
-           ", \"busy_seconds\": " + num(p.workers[w].busy) + ", \"idle_seconds\": " + num(p.workers[w].idle) + "}";
+           ", \"busy_seconds\": " + json_number(p.workers[w].busy) +
+           ", \"idle_seconds\": " + json_number(p.workers[w].idle) + "}";
     j += "]}";
   }
-  j += "],\n \"total_seconds\": " + num(total) + ", \"layering_parts\": {\"count_seconds\": " + num(s.layering.count) +
-       ", \"rounds_seconds\": " + num(s.layering.rounds) + ", \"scans_seconds\": " + num(s.layering.scans) +
-       "},\n \"mex_paths\": {";
+  j += "],\n \"total_seconds\": " + json_number(total) +
+       ", \"layering_parts\": {\"count_seconds\": " + json_number(s.layering.count) +
+       ", \"rounds_seconds\": " + json_number(s.layering.rounds) +
+       ", \"scans_seconds\": " + json_number(s.layering.scans) + "},\n \"mex_paths\": {";
   for (int k = 0; k < 3; ++k)
-    j += (k ? ", " : "") + json_string(MexPaths::kNames[k]) + ": {\"nodes\": " + std::to_string(s.mex.nodes[k]) +
-         ", \"edges\": " + std::to_string(s.mex.edges[k]) +
-         ", \"edge_share\": " + num(share(s.mex.edges[k], f.graph.m)) + "}";
+    j += (k ? ", " : "") + json_string(MexPaths::kNames[k]) + ": {\"nodes\": " + std::to_string(f.mex.nodes[k]) +
+         ", \"edges\": " + std::to_string(f.mex.edges[k]) +
+         ", \"edge_share\": " + json_number(f.mex.edge_share(k, f.graph.m)) + "}";
   j += "}, \"mex_layers\": " + std::to_string(s.mex_layers) + ", \"mex_steps\": " + std::to_string(s.mex_steps) + "}\n";
   OutputFile out(path);
   out.write(j);

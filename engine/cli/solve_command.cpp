@@ -122,7 +122,7 @@ int solve(const SolveOptions& o) {
   if (sg_to_stdout) write_sg(out);
   out.commit();
   if (recorder) recorder->stop();
-  const ProfileFacts facts{"solve", in.name(), o.algo, pc.threads, graph};
+  const ProfileFacts facts{"solve", in.name(), o.algo, pc.threads, graph, recorder ? MexPaths::of(graph) : MexPaths{}};
   if (o.stats || !o.stats_json.empty()) {
     const RunStats stats = analyze(timer, &*recorder, facts);
     if (o.stats) print_stats(stats, facts);

@@ -61,8 +61,6 @@ void Recorder::add(Event e) {
   thread.events.push_back(std::move(e));
 }
 
-void Recorder::name_this_thread(const std::string& name) { local().name = name; }
-
 void Recorder::note_coalesced(const std::string& what) {
   const std::lock_guard lock(mutex_);
   for (const auto& c : coalesced_)

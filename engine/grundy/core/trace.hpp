@@ -46,7 +46,8 @@ class Recorder {
     std::vector<Event> events;
   };
 
-  /// 300,000 events write about 40 MB of trace. Without `detail`, only
+  /// The bound keeps a trace file under 50 MB (docs/TUNING.md#profiling-cost).
+  /// Without `detail`, only
   /// the spans that ask for no detail are kept (a batch: its instances).
   explicit Recorder(std::size_t max_events = 300000, bool detail = true);
   ~Recorder();
@@ -65,8 +66,6 @@ class Recorder {
   Thread& local();
   /// Adds `e` to the calling thread's buffer, unless the bound is reached.
   void add(Event e);
-  /// Names the calling thread's track ("main", "worker 3").
-  void name_this_thread(const std::string& name);
   /// Notes that some kind of event was coalesced (rounds into bands).
   void note_coalesced(const std::string& what);
 

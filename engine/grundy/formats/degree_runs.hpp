@@ -12,8 +12,8 @@ namespace grundy {
 
 /// The degree runs of a graph renumbered by layers (StoredLayers): node 0,
 /// each layer's first node, and each node whose out-degree differs from the
-/// one before it; then n. Sorting each layer by out-degree makes them few:
-/// 647 for uniform-layered-m's 10^6 nodes. One serial pass over the offsets
+/// one before it; then n. Sorting each layer by out-degree makes them few
+/// (docs/TUNING.md#degree-runs). One serial pass over the offsets
 /// (GcsrWriter runs it at commit, once they are written).
 std::vector<node_t> degree_run_starts(const CsrView& graph, std::span<const node_t> layer_begin);
 

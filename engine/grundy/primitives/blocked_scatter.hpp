@@ -2,8 +2,8 @@
 //
 // Kahn's algorithm decrements the in-degree of every edge's target. Split
 // between threads, those decrements need atomic read-modify-writes, which
-// measured 4.8x slower than plain ones, so two threads lost to one
-// (docs/TUNING.md#blocked-scatter). Instead, each
+// cost more than a second thread saves (docs/TUNING.md#blocked-scatter).
+// Instead, each
 // thread first appends the targets it meets to per-range bins (sequential
 // writes), and then each range of 2^15 nodes (32 KiB of 1-byte in-degree
 // counters, 128 KiB of 4-byte ones, and whole words of any per-node bitmap)

@@ -139,10 +139,12 @@ class KahnRounds {
     // count the targets they pass on, a batch at a time (count_traced).
     const std::uint64_t counted = traced_edges_.load(std::memory_order_relaxed);
     const std::uint64_t cached_edges = cached_ ? g_.edges_of({order_ + head, width}) : 0;
-    const bool alone = rounds_ < kRoundsAlone || width * Tuning::wide_round_share >= g_.n || pc_.worth_it(width);
+    const std::size_t work = work_of(head, width);
+    const RoundKind kind = kind_of(width, work);
+    const bool alone = rounds_ < kRoundsAlone || kind != RoundKind::narrow;
     if (alone) flush_band();
     if (band_.rounds == 0) band_ = {rounds_, 0, 0, 0, recorder.now_ns()};
-    const std::size_t next = round(head);
+    const std::size_t next = run_round(head, kind, work);
     const std::uint64_t edges = cached_ ? cached_edges : traced_edges_.load(std::memory_order_relaxed) - counted;
     ++rounds_;
     ++band_.rounds;
@@ -183,19 +185,34 @@ class KahnRounds {
     if (tracing_) traced_edges_.fetch_add(count, std::memory_order_relaxed);
   }
 
+  enum class RoundKind { wide, split, narrow };
+
+  // A narrow round's edges, where they decide whether it is split (as for
+  // the mex pass's layers); its expansion then finds the offsets in cache.
+  std::size_t work_of(std::size_t head, std::size_t width) const {
+    return big_ && pc_.weighs(width) ? g_.edges_of({order_ + head, width}) : 0;
+  }
+
+  // How a round of `width` nodes and `work` edges (work_of) runs.
+  RoundKind kind_of(std::size_t width, std::size_t work) const {
+    if (width * Tuning::wide_round_share >= g_.n && g_.n >= 64 * Tuning::wide_round_share) return RoundKind::wide;
+    return big_ && pc_.worth_it(width, work) ? RoundKind::split : RoundKind::narrow;
+  }
+
   // Runs the round order[head, tail_) and returns where the next begins.
   std::size_t round(std::size_t head) {
+    const std::size_t width = tail_ - head, work = work_of(head, width);
+    return run_round(head, kind_of(width, work), work);
+  }
+
+  std::size_t run_round(std::size_t head, RoundKind kind, std::size_t work) {
     const std::size_t end = tail_;
     layers_.begin.push_back(static_cast<node_t>(end));
-    const std::size_t width = end - head;
-    // A narrow round's edges, where they decide whether it is split (as for
-    // the mex pass's layers); its expansion then finds the offsets in cache.
-    const std::size_t work = big_ && pc_.weighs(width) ? g_.edges_of({order_ + head, width}) : 0;
-    if (width * Tuning::wide_round_share >= g_.n && g_.n >= 64 * Tuning::wide_round_share) {
+    if (kind == RoundKind::wide) {
       wide_round(head, end, work);
       return end;
     }
-    if (big_ && pc_.worth_it(width, work)) {
+    if (kind == RoundKind::split) {
       split_round(head, end, work);
     } else {
       // A plain queue step appending straight to order. A chain of 10^7
@@ -414,8 +431,8 @@ class KahnRounds {
 
 // Kahn's algorithm by rounds, keeping every round in ascending id order:
 // both this pass and the mex pass then read offsets and rows in address
-// order, which on random ids measured several times cheaper than visiting
-// the same rows in queue order. It also makes the layers' contents and
+// order, where neighbouring rows share cache lines and the hardware
+// prefetcher can follow, rather than in queue order. It also makes the layers' contents and
 // order independent of the thread count. Rounds wide enough for threads
 // scatter their decrements through BlockedScatter (no atomics).
 Layers compute_layers(const CsrView& g, const SolveConfig& config) {

@@ -58,9 +58,9 @@ std::uint64_t mex_bits_fixed(const node_t* succ, const Sg* sg) {
 /// through a table: where degrees repeat node after node that call is
 /// predicted, and each edge costs its two loads, the bit and the OR, about
 /// half the micro-ops of a loop iteration, so that more of the next nodes'
-/// misses fit in flight. Random ids measured the same either way: their
-/// degree changes each node, and a mispredicted call costs what a
-/// mispredicted loop exit did (docs/TUNING.md#mex-unrolled-bodies).
+/// misses fit in flight. Random ids gain nothing from it: their degree
+/// changes each node, and a mispredicted call costs what a mispredicted
+/// loop exit did (docs/TUNING.md#mex-unrolled-bodies).
 template <class Sg>
 inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
   static constexpr auto fixed = []<std::size_t... D>(std::index_sequence<D...>) {

@@ -2,8 +2,8 @@
 // of ids, in layer order (what `convert --layered` and `gen --layered` store).
 //
 // A mex pass over such ids reads offsets and rows front to back, instead of
-// at random: on the machines measured, the difference between ~25 and ~3.5
-// ns an edge. Inside a layer, nodes are ordered by out-degree, then by id:
+// at random: a stream rather than a miss per row (docs/TUNING.md#layer-order).
+// Inside a layer, nodes are ordered by out-degree, then by id:
 // the mex pass's loop over a node's successors then ends after the same
 // count node after node, an exit the branch predictor learns
 // (docs/TUNING.md#layer-order). The order depends on the graph only, not on
