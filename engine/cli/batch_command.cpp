@@ -1,4 +1,6 @@
 // grundy batch PATH...: thousands of instances in one process.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <optional>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include "grundy/jobs/batch.hpp"
 #include "grundy/io/output_file.hpp"
 #include "json.hpp"
+#include "grundy/solve/solver.hpp"
 #include "progress.hpp"
 
 namespace grundy::cli {
@@ -18,11 +21,12 @@ namespace {
 struct BatchCliOptions {
   std::vector<std::string> inputs;
   bool json = false;
-  bool quiet = false;
+  std::string algo = "auto";
   bool verify = false;
   bool move = false;
   unsigned threads = 0;
   std::string profile;
+  std::size_t stream_window = 0;  // hidden: a stream's window in bytes (tests use tiny ones)
 };
 
 const char* verdict(InstanceResult::Status s) {
@@ -35,50 +39,100 @@ const char* verdict(InstanceResult::Status s) {
   return "?";
 }
 
-std::string text_line(const InstanceResult& r) {
-  std::string line = r.name + "\t" + verdict(r.status);
+// A name on a text line: a tab, a line end or a backslash in it would
+// break the line's columns, so they (and every control byte) are escaped.
+std::string escaped_name(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string move_text(const std::optional<UserMove>& m) {
+  if (!m) return "move none";
+  return "move " + std::to_string(m->token) + " " + std::to_string(m->from) + " " + std::to_string(m->to);
+}
+
+std::string text_line(const InstanceResult& r, bool with_move) {
+  std::string line = escaped_name(r.name) + "\t" + verdict(r.status);
   if (!r.message.empty()) line += "\t" + r.message;
-  if (!r.move.empty() && r.message.empty()) line += "\t" + r.move;
+  if (with_move && r.message.empty() && r.solved) line += "\t" + move_text(r.move);
   return line + "\n";
 }
 
-std::string json_line(const InstanceResult& r) {
-  char nums[256];
-  std::snprintf(nums, sizeof nums,
-                "\"xor\": %u, \"n\": %llu, \"m\": %llu, \"k\": %llu, \"depth\": %llu, \"microseconds\": %.1f",
-                r.nim_sum, static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.m),
-                static_cast<unsigned long long>(r.k), static_cast<unsigned long long>(r.depth), r.microseconds);
-  std::string line = "{\"name\": " + json_string(r.name) + ", \"verdict\": \"" + verdict(r.status) + "\", " + nums;
-  if (r.line != 0) line += ", \"line\": " + std::to_string(r.line);
-  if (!r.message.empty()) line += ", \"error\": " + json_string(r.message);
-  if (!r.move.empty()) line += ", \"move\": " + json_string(r.move);
+// A JSON line: every field present, null where the instance did not get
+// that far; a name that is not UTF-8 gets its bytes in hex as well.
+std::string json_line(const InstanceResult& r, bool with_move) {
+  const auto number = [](bool known, std::uint64_t v) { return known ? std::to_string(v) : std::string("null"); };
+  std::string line = "{\"name\": " + json_string(r.name) + ", \"path\": " + json_string(r.path);
+  if (!valid_utf8(r.path)) line += ", \"path_hex\": " + json_string(hex_bytes(r.path));
+  line += ", \"index\": " + number(r.index != 0, r.index) + ", \"line\": " + number(r.line != 0, r.line) +
+          ", \"verdict\": \"" + verdict(r.status) + "\", \"xor\": " + number(r.solved, r.nim_sum) +
+          ", \"n\": " + number(r.parsed, r.n) + ", \"m\": " + number(r.parsed, r.m) +
+          ", \"k\": " + number(r.parsed, r.k) + ", \"depth\": " + number(r.solved, r.depth) +
+          ", \"microseconds\": " + json_number(r.microseconds) +
+          ", \"error\": " + (r.message.empty() ? std::string("null") : json_string(r.message));
+  if (with_move) {
+    line += ", \"move\": ";
+    line += r.move ? "{\"token\": " + std::to_string(r.move->token) + ", \"from\": " + std::to_string(r.move->from) +
+                         ", \"to\": " + std::to_string(r.move->to) + "}"
+                   : std::string("null");
+  }
   return line + "}\n";
+}
+
+unsigned long long peak_rss_mib() {
+  struct rusage u {};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<unsigned long long>(u.ru_maxrss) >> 10;  // KiB
 }
 
 int run_batch_command(const BatchCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   std::optional<trace::Recorder> recorder;  // --profile: a span per instance, on its worker's track
-  if (!o.profile.empty()) recorder.emplace(300000, false).start();
+  std::optional<OutputFile> profile_out;    // opened first: a bad path fails before any work
+  if (!o.profile.empty()) {
+    profile_out.emplace(o.profile);
+    recorder.emplace(300000, false).start();
+  }
   const TracedWorkers workers;
   BatchOptions options;
   options.pc = {resolve_threads(o.threads)};
   options.verify = o.verify;
   options.move = o.move;
-  const std::vector<BatchInput> inputs = expand_batch_inputs(o.inputs);
-  Progress progress("batch", 0);
+  options.algo = parse_algo(o.algo);
+  if (o.stream_window > 0) options.stream_window = o.stream_window;
+  std::vector<std::string> empty_folders;
+  const std::vector<BatchInput> inputs = expand_batch_inputs(o.inputs, &empty_folders);
+  for (const auto& folder : empty_folders)
+    std::fprintf(stderr, "grundy: batch: warning: %s holds no instance files (*.in, *.txt, *.gcsr, *.el)\n",
+                 escaped_name(folder).c_str());
+  Progress progress("batch");
   // Lines leave as their instances finish (in input order), one write per
   // chunk of instances, so a long batch or a pipe shows its results at once.
   OutputFile out("-");
   std::string lines;
   const BatchCounts counts = run_batch(
-      inputs, options, [&](const InstanceResult& r) { lines += o.json ? json_line(r) : text_line(r); },
-      [&](std::size_t done, std::size_t total) {
+      inputs, options, [&](const InstanceResult& r) { lines += o.json ? json_line(r, o.move) : text_line(r, o.move); },
+      [&](const BatchCounts& so_far, std::uint64_t total_bytes) {
         out.write(lines);
         out.flush_now();
         lines.clear();
-        if (o.quiet) return;
-        progress.set_total(total);
-        progress.update(done);
+        progress.update(so_far.bytes_done, total_bytes,
+                        {grouped(so_far.instances) + " instances", grouped(so_far.errors) + " errors"}, "B");
       });
   out.write(lines);
   out.commit();
@@ -87,19 +141,23 @@ int run_batch_command(const BatchCliOptions& o) {
     recorder->stop();
     std::string names;
     for (const auto& in : o.inputs) names += (names.empty() ? "" : " ") + in;
-    write_profile(o.profile, nullptr, *recorder, {"batch", names, "level", options.pc.threads, {}});
+    write_profile(*profile_out, nullptr, *recorder, {"batch", names, o.algo, options.pc.threads, {}});
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!o.quiet) {
+  if (!quiet()) {
     std::fprintf(
         stderr,
-        "grundy: batch: %llu instances: %llu win, %llu lose, %llu errors%s in %.3f s "
-        "(%.0f instances/s, %.1f MB/s, %u threads)\n",
+        "grundy: batch: %llu instances: %llu win, %llu lose, %llu errors%s%s in %.3f s "
+        "(%.0f instances/s, %.1f MB/s, %u threads, %llu MiB peak)\n",
         static_cast<unsigned long long>(counts.instances), static_cast<unsigned long long>(counts.wins),
         static_cast<unsigned long long>(counts.losses), static_cast<unsigned long long>(counts.errors),
         counts.mismatches ? (", " + std::to_string(counts.mismatches) + " verification mismatches").c_str() : "",
+        o.verify ? ("; verified: Boost.Graph baseline + mex rule, " + std::to_string(counts.verified) + " instances, " +
+                    std::to_string(counts.verified_nodes) + " nodes")
+                       .c_str()
+                 : "",
         seconds, static_cast<double>(counts.instances) / seconds, static_cast<double>(counts.bytes) / seconds / 1e6,
-        options.pc.threads);
+        options.pc.threads, peak_rss_mib());
   }
   if (counts.mismatches) return kMismatch;
   return counts.errors ? kBadInput : kOk;
@@ -112,15 +170,27 @@ Command add_batch(CLI::App& root) {
   CLI::App* sub = root.add_subcommand("batch",
                                       "solve many instances: files, folders (*.in, *.txt, *.gcsr) and streams of "
                                       "concatenated instances; one line per instance, in input order");
-  sub->add_option("inputs", opts->inputs, "files, folders, or - for stdin")->required();
-  sub->add_flag("--json", opts->json, "JSON lines: name, verdict, xor, n, m, k, depth, microseconds (and error, move)");
+  sub->add_option("inputs", opts->inputs, "files, folders (*.in, *.txt, *.gcsr, *.el), or - for stdin")
+      ->type_name("PATH")
+      ->required();
+  sub->add_flag("--json", opts->json,
+                "JSON lines: name, path, index, line, verdict, xor, n, m, k, depth, microseconds, error (and move); "
+                "null where unknown (docs/OUTPUTS.md)");
+  sub->add_option("--algo", opts->algo,
+                  "auto (= level), level (parallel layers), serial (reference DFS), bgl (Boost.Graph baseline)")
+      ->type_name("ENGINE")
+      ->check(CLI::IsMember(algo_names()))
+      ->default_str("auto");
   sub->add_flag("--verify", opts->verify,
                 "check every instance against the Boost.Graph baseline (exit 3 on a mismatch)");
   sub->add_flag("--move", opts->move, "add one winning move per instance (\"move none\" when lost)");
-  sub->add_flag("-q,--quiet", opts->quiet, "no progress bar and no summary on stderr");
+  add_quiet_option(*sub);
+  add_count(*sub, "--stream-window", opts->stream_window, "testing only: read a stream this many bytes at a time", 1)
+      ->group("");
   sub->add_option("--profile", opts->profile,
                   "write a Chrome trace (Perfetto, chrome://tracing): a span per instance on the worker that solved "
-                  "it, with n and m");
+                  "it, with n and m")
+      ->type_name("FILE");
   add_threads_option(*sub, opts->threads);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_batch_command(*opts); }); }};
 }

@@ -16,6 +16,7 @@
 #include "bench_compare.hpp"
 #include "bench_inputs.hpp"
 #include "bench_report.hpp"
+#include "build_info.hpp"
 #include "command.hpp"
 #include "progress.hpp"
 #include "grundy/primitives/traced_workers.hpp"
@@ -89,14 +90,8 @@ Loaded load_input(const std::string& path, const ParallelConfig& pc, PhaseTimer*
   Loaded l;
   if (timer) timer->start("map");
   l.file = std::make_unique<MappedFile>(path);
-  if (path.ends_with(".el")) {
-    l.game.owned = parse_edge_list(l.file->bytes(), {.source = path, .threads = pc.threads, .timer = timer});
-    l.game.view = l.game.owned.view();
-    l.format = "el";
-  } else {
-    l.game = load_game(l.file->bytes(), path, pc, timer);
-    l.format = l.game.format;
-  }
+  l.game = load_game(l.file->bytes(), path, pc, timer);
+  l.format = l.game.format;
   return l;
 }
 
@@ -155,7 +150,8 @@ Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold,
       recorder->stop();
       facts.graph = g;
       facts.mex = MexPaths::of(g);
-      write_profile(*profile, &trial.timer, *recorder, facts);
+      OutputFile out(*profile);
+      write_profile(out, &trial.timer, *recorder, facts);
     }
   });
   return trial;
@@ -209,7 +205,7 @@ Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConf
     p.info.layered = in.gen->layered;
     std::error_code ec;
     if (!std::filesystem::exists(in.file, ec)) {
-      std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", in.name.c_str(), in.generator.c_str());
+      if (!quiet()) std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", in.name.c_str(), in.generator.c_str());
       std::filesystem::create_directories(std::filesystem::path(in.file).parent_path(), ec);
       write_generated(in.gen->spec, in.file, in.gen->layered, 1, all);
     }
@@ -259,6 +255,8 @@ class BenchProgress {
 
   void finished(std::size_t run, const std::string& what, const BenchRun& r) {
     clear();
+    for (const auto& w : r.warnings) std::fprintf(stderr, "grundy: bench: warning: %s\n", w.c_str());
+    if (quiet()) return;
     char spread[64] = "(1 trial)";
     if (r.sg.samples.size() > 1)
       std::snprintf(spread, sizeof spread, "± %s (CV %.1f%%, %zu trials)", figure(r.sg.mad).c_str(), r.sg.cv * 100,
@@ -266,12 +264,11 @@ class BenchProgress {
     std::fprintf(stderr, "grundy: bench: [%zu/%zu] %s: SG %s %s, %.1fM edges/s, %.2fx floor, %llu MiB peak\n", run + 1,
                  runs_, what.c_str(), figure(r.sg.median).c_str(), spread, r.edges_per_second / 1e6, r.ratio.median,
                  static_cast<unsigned long long>(r.cost.peak_rss_bytes >> 20));
-    for (const auto& w : r.warnings) std::fprintf(stderr, "grundy: bench: warning: %s\n", w.c_str());
   }
 
  private:
   std::size_t runs_;
-  Progress line_{"bench", 0};
+  Progress line_{"bench"};
   Clock::time_point start_ = Clock::now();
 };
 
@@ -400,8 +397,9 @@ int run_bench(BenchOptions o) {
   report.write(out);
   const bool gbench = std::find(o.formats.begin(), o.formats.end(), "gbench") != o.formats.end();
   if (gbench) report.write_gbench(out);
-  std::fprintf(stderr, "grundy: bench: wrote %s/ (runs.jsonl, bench.json, bench.csv, bench.md, report.html%s)\n",
-               out.c_str(), gbench ? ", gbench.json" : "");
+  if (!quiet())
+    std::fprintf(stderr, "grundy: bench: wrote %s/ (runs.jsonl, bench.json, bench.csv, bench.md, report.html%s)\n",
+                 out.c_str(), gbench ? ", gbench.json" : "");
   return rc;
 }
 
@@ -414,50 +412,68 @@ Command add_bench(CLI::App& root) {
       "benchmark graphs (files, folders, gen: specs, built-in datasets) x engines x threads x trials, verified");
   sub->add_option("inputs", opts->select.args,
                   "classic text, .el or .gcsr files, folders of them, gen:SHAPE,nodes=N,edges=M[,tokens=K,seed=S,"
-                  "layers=L,layered] specs, or dataset names (--list); none: the built-in datasets of --sizes");
-  sub->add_option("--sizes", opts->select.sizes, "built-in dataset sizes: small, medium, large, huge (default small)")
+                  "layers=L,layered] specs, or dataset names (--list); none: the built-in datasets of --sizes")
+      ->type_name("INPUT");
+  sub->add_option("--sizes", opts->select.sizes, "built-in dataset sizes: small, medium, large, huge")
+      ->type_name("SIZE")
+      ->default_str("small")
       ->delimiter(',')
       ->check(CLI::IsMember({"small", "medium", "large", "huge"}));
-  sub->add_option("--datasets", opts->select.names, "only these built-in datasets")->delimiter(',');
-  sub->add_option("--filter", opts->select.filter, "built-in datasets whose name matches this regular expression");
+  sub->add_option("--datasets", opts->select.names, "only these built-in datasets")->type_name("NAME")->delimiter(',');
+  sub->add_option("--filter", opts->select.filter, "built-in datasets whose name matches this regular expression")
+      ->type_name("REGEX");
   sub->add_flag("--list", opts->list, "print the built-in datasets with their sizes, and whether they are cached");
-  sub->add_option("--algos", opts->algos, "level, serial, bgl")->delimiter(',')->check(CLI::IsMember(algo_names()));
-  sub->add_option("--threads", opts->threads, "thread counts for the level engine (default: 1 and every core)")
+  sub->add_option("--algos", opts->algos,
+                  "engines, comma-separated: level (parallel layers), serial (reference DFS), bgl (Boost.Graph "
+                  "baseline), auto (= level)")
+      ->type_name("ENGINE")
+      ->default_str("level,serial,bgl")
       ->delimiter(',')
-      ->check(CLI::Range(1u, 4096u));
-  sub->add_option("--trials", opts->trials, "timed trials per run")->default_val(5)->check(CLI::Range(1, 100000));
-  sub->add_option("--warmup", opts->warmup, "untimed (but verified) trials before them")
-      ->default_val(1)
-      ->check(CLI::Range(0, 1000));
+      ->check(CLI::IsMember(algo_names()));
+  add_count(*sub, "-t,--threads", opts->threads, "thread counts for the level engine, comma-separated", 1,
+            max_threads())
+      ->default_str("1," + std::to_string(resolve_threads(0)))
+      ->delimiter(',');
+  add_count(*sub, "--trials", opts->trials, "timed trials per run", 1, 100000)->default_val(5);
+  add_count(*sub, "--warmup", opts->warmup, "untimed (but verified) trials before them", 0, 1000)->default_val(1);
   sub->add_option("--min-time", opts->min_time, "go on with trials until the timed ones took this many seconds")
-      ->check(CLI::Range(0.0, 1e6));
+      ->type_name("SECONDS")
+      ->check(number_within("--min-time", 0, 1e6));
   sub->add_flag("--cold", opts->cold, "drop the input from the page cache before each trial (default: warm)");
-  sub->add_option("--out", opts->out, "folder for the reports (default: a new grundy-bench-<date>-<time>)");
-  sub->add_option("--cache", opts->select.cache, "folder for generated graphs (default: $XDG_CACHE_HOME/grundy)");
-  sub->add_option("--manifest", opts->manifest, "a dataset manifest instead of the built-in one (datasets/bench.tsv)");
-  sub->add_option("--baseline-max-edges", opts->baseline_max_edges,
-                  "verify against the Boost.Graph baseline up to this many edges; above, by the mex rule")
+  sub->add_option("--out", opts->out, "folder for the reports (default: a new grundy-bench-<date>-<time>)")
+      ->type_name("DIR");
+  sub->add_option("--cache", opts->select.cache, "folder for generated graphs (default: $XDG_CACHE_HOME/grundy)")
+      ->type_name("DIR");
+  sub->add_option("--manifest", opts->manifest, "a dataset manifest instead of the built-in one (datasets/bench.tsv)")
+      ->type_name("FILE");
+  add_count(*sub, "--baseline-max-edges", opts->baseline_max_edges,
+            "verify against the Boost.Graph baseline up to this many edges; above, by the mex rule")
       ->default_val(30'000'000);
   sub->add_option("--format", opts->formats,
                   "extra reports: gbench (gbench.json, Google Benchmark's JSON, for its compare.py)")
+      ->type_name("FORMAT")
       ->delimiter(',')
       ->check(CLI::IsMember({"gbench"}));
   sub->add_option("--profile", opts->profile,
                   "a folder: after each run's timed trials, one more, traced, written there as a Chrome trace "
-                  "(<dataset>-<algo>-<threads>t.json)");
+                  "(<dataset>-<algo>-<threads>t.json)")
+      ->type_name("DIR");
   sub->add_flag("--plant-error", opts->plant_error, "testing only: corrupt every result")->group("");
+  add_quiet_option(*sub);
   auto compare = std::make_shared<CompareOptions>();
   CLI::App* cmp = sub->add_subcommand(
       "compare", "compare two bench reports run by run and phase: ratio of medians, Mann-Whitney U p-value, verdict");
-  cmp->add_option("a", compare->a, "the reference report (a folder or its bench.json)")->required();
-  cmp->add_option("b", compare->b, "the report compared with it")->required();
-  cmp->add_option("--json", compare->json, "also write the comparison as JSON to this file");
+  cmp->add_option("a", compare->a, "the reference report (a folder or its bench.json)")->type_name("PATH")->required();
+  cmp->add_option("b", compare->b, "the report compared with it")->type_name("PATH")->required();
+  cmp->add_option("--json", compare->json, "also write the comparison as JSON to this file")->type_name("FILE");
   cmp->add_option("--fail-above", compare->fail_above,
                   "exit 1 when an SG time is significantly slower than this ratio (a CI gate, e.g. 1.05)")
-      ->check(CLI::PositiveNumber);
+      ->type_name("RATIO")
+      ->check(number_within("--fail-above", 1e-9, 1e9));
   cmp->add_option("--alpha", compare->alpha, "significance level of the U test")
+      ->type_name("P")
       ->default_val(0.05)
-      ->check(CLI::Range(1e-6, 0.5));
+      ->check(number_within("--alpha", 1e-6, 0.5));
   return {sub, [opts, compare, cmp] {
             if (cmp->parsed()) return run_compare(*compare);
             try {

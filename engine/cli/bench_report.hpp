@@ -83,8 +83,5 @@ class RunLog {
 /// This machine, its memory settings, the build and the libraries, as
 /// report fields (key -> JSON value: numbers as numbers).
 std::vector<std::pair<std::string, std::string>> describe_machine();
-/// The source tree's commit ("unknown" outside a git checkout), "-dirty" if modified;
-/// $GRUNDY_COMMIT, when set, names it for a binary carried away from its checkout.
-std::string source_commit();
 
 }  // namespace grundy::cli

@@ -5,12 +5,21 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace grundy::cli {
 
 enum ExitCode : int { kOk = 0, kBadInput = 1, kUsage = 2, kMismatch = 3 };
+
+/// A mistake in how a command was asked for (exit 2, with a pointer to its
+/// help), as opposed to bad input (InputError, exit 1).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// A subcommand: its CLI11 node, and what to run when the user picked it.
 struct Command {
@@ -29,10 +38,38 @@ Command add_info(CLI::App& root);
 const std::string& command_line();
 void set_command_line(int argc, char** argv);
 
-/// A validator for counts and ids: rejects a sign and values past 2^64 - 1
-/// with the option's name, and turns the shorthands 1e6, 10M (K, M, G, T:
-/// powers of 1000) and 2^20 into plain decimal.
-CLI::Validator count_text();
+/// A validator for counts and ids: rejects a sign and values outside
+/// [lo, hi] with the option's name, and turns the shorthands 1e6, 10M (K, M,
+/// G, T: powers of 1000) and 2^20 into plain decimal.
+CLI::Validator count_within(const std::string& option, std::uint64_t lo, std::uint64_t hi);
+
+/// The same for a real number (seconds, ratios) in [lo, hi].
+CLI::Validator number_within(const std::string& option, double lo, double hi);
+
+template <class Value>
+struct CountOf {
+  using type = Value;
+};
+template <class T>
+struct CountOf<std::vector<T>> {
+  using type = T;
+};
+
+/// Adds a count option (one value, or a list): shown as N in the help,
+/// checked by count_within for [lo, hi] (by default, what its type holds).
+template <class Value>
+CLI::Option* add_count(CLI::App& sub, const std::string& names, Value& value, const std::string& help,
+                       std::uint64_t lo = 0,
+                       std::uint64_t hi = std::numeric_limits<typename CountOf<Value>::type>::max()) {
+  CLI::Option* o = sub.add_option(names, value, help);
+  o->type_name("N")->transform(count_within(o->get_name(), lo, hi));
+  return o;
+}
+
+/// -q/--quiet, the same on every command: no progress line, notes or
+/// summary on stderr. quiet() says whether it was given.
+void add_quiet_option(CLI::App& sub);
+bool quiet();
 
 /// "2^20", "1e6", "10M" or plain digits as a number; nullopt (with `why`
 /// set past 2^64 - 1) for anything else.

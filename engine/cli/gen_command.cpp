@@ -1,13 +1,23 @@
-// grundy gen: deterministic synthetic DAGs, written as classic text or as
-// .gcsr (chosen by the output's extension). A .gcsr is generated straight
-// into the mapped output file, never through text or an edge list.
+// grundy gen: deterministic synthetic DAGs, written as classic text, an edge
+// list (.el) or .gcsr (chosen by the output's extension). A .gcsr is
+// generated straight into the mapped output file, never through text or an
+// edge list. The planned size is said first, and checked against the free
+// space of the target's file system.
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
 #include "command.hpp"
+#include "grundy/core/memory_budget.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/io/output_file.hpp"
 #include "grundy/jobs/generated_file.hpp"
 #include "progress.hpp"
+#include "written_summary.hpp"
 
 namespace grundy::cli {
 namespace {
@@ -19,19 +29,75 @@ struct GenOptions {
   bool layered = false;
   unsigned threads = 0;
   std::uint64_t instances = 1;
+  std::uint64_t max_size = 0;  // 0: half the target's free space
+  bool force = false;
+  bool edges_given = false, layers_given = false;
 };
 
+// Says where a shape fixes what an option asked for, instead of ignoring it.
+void note_overrides(const GenOptions& o) {
+  if (quiet()) return;
+  const std::uint64_t m = generated_edges(o.spec);
+  if (o.edges_given && m != o.spec.edges) {
+    const char* why = o.spec.shape == Shape::tournament ? "every pair: N(N-1)/2"
+                      : o.spec.shape == Shape::chain    ? "a path through every node needs N-1"
+                                                        : "this shape and node count";
+    std::fprintf(stderr, "grundy: gen: note: --shape %s makes %s edges (%s); --edges %s is not used\n", o.shape.c_str(),
+                 grouped(m).c_str(), why, grouped(o.spec.edges).c_str());
+  }
+  if (o.layers_given && o.spec.shape != Shape::layered)
+    std::fprintf(stderr, "grundy: gen: note: --layers applies to --shape layered only; --shape %s ignores it\n",
+                 o.shape.c_str());
+}
+
+// Refuses an output past --max-size, or by default past half the free
+// space of the target's file system, unless --force.
+void check_size(const GenOptions& o, std::uint64_t planned) {
+  if (o.force || o.out.empty() || names_stdout(o.out)) return;
+  std::filesystem::path dir = std::filesystem::absolute(o.out).parent_path();
+  std::error_code ec;
+  const auto space = std::filesystem::space(dir, ec);
+  if (ec) throw InputError(o.out + ": cannot read the free space of " + dir.string() + ": " + ec.message());
+  const std::uint64_t free = space.available;
+  const std::uint64_t limit = o.max_size > 0 ? std::min<std::uint64_t>(o.max_size, free) : free / 2;
+  if (planned <= limit) return;
+  const std::string what = o.max_size > 0 && o.max_size <= free
+                               ? "--max-size " + size_text(o.max_size)
+                               : (o.max_size > 0 ? "the " : "half the ") + size_text(free) + " free on " +
+                                     dir.string() + (o.max_size > 0 ? "" : " (--max-size)");
+  throw InputError(o.out + ": the output would be about " + size_text(planned) + ", more than " + what +
+                   "; give --force to write it anyway");
+}
+
 int run_gen(GenOptions o) {
+  const auto start = std::chrono::steady_clock::now();
   try {
     o.spec.shape = parse_shape(o.shape);
     check_spec(o.spec);
-    Progress progress("gen", generated_edges(o.spec) * o.instances);
-    write_generated(o.spec, o.out, o.layered, o.instances, {resolve_threads(o.threads)},
-                    [&](std::uint64_t done) { progress.update(done); });
+    note_overrides(o);
+    const std::uint64_t m = generated_edges(o.spec);
+    const std::uint64_t planned = planned_output_bytes(o.spec, o.out, o.layered, o.instances);
+    // The plan, on a terminal (elsewhere the summary line says the size, and
+    // an error stays the one line on stderr).
+    if (!quiet() && ::isatty(STDERR_FILENO) == 1)
+      std::fprintf(stderr, "grundy: gen: %s: N %s, M %s, K %s%s -> %s, about %s\n", o.shape.c_str(),
+                   grouped(o.spec.nodes).c_str(), grouped(m).c_str(), grouped(o.spec.tokens).c_str(),
+                   o.instances > 1 ? (", " + grouped(o.instances) + " instances").c_str() : "",
+                   names_stdout(o.out) ? "<stdout>" : o.out.c_str(), size_text(planned).c_str());
+    require_writable(o.out);
+    check_size(o, planned);
+    Progress progress("gen");
+    write_generated(o.spec, o.out, o.layered, o.instances, {resolve_threads(o.threads)}, [&](std::uint64_t done) {
+      progress.update(done, m * o.instances, {grouped(done) + " of " + grouped(m * o.instances) + " edges"}, "edges");
+    });
+    progress.finish();
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "grundy: gen: %s\n", e.what());
     return kUsage;
   }
+  say_written("gen", o.out, o.spec.nodes * o.instances, generated_edges(o.spec) * o.instances,
+              o.spec.tokens * o.instances, 0,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return kOk;
 }
 
@@ -39,32 +105,41 @@ int run_gen(GenOptions o) {
 
 Command add_gen(CLI::App& root) {
   auto opts = std::make_shared<GenOptions>();
-  CLI::App* sub =
-      root.add_subcommand("gen", "generate a deterministic synthetic DAG (text, or .gcsr by the output's extension)");
-  sub->add_option("out", opts->out, "output file: *.gcsr for binary, anything else for text (\"-\": stdout)")
+  CLI::App* sub = root.add_subcommand(
+      "gen", "generate a deterministic synthetic DAG (.gcsr, an edge list .el, or text, by the output's extension)");
+  sub->add_option("out", opts->out,
+                  "output file: *.gcsr binary, *.el an edge list, anything else classic text (\"-\": stdout)")
+      ->type_name("FILE")
       ->required();
-  sub->add_option("--shape", opts->shape, shape_names())->default_str("uniform");
-  sub->add_option("-n,--nodes", opts->spec.nodes, "node count")->transform(count_text())->default_val(1000);
-  sub->add_option("-m,--edges", opts->spec.edges, "edge count (tournament: N(N-1)/2; chain: at least N-1)")
-      ->transform(count_text())
-      ->default_val(4000);
-  sub->add_option("-k,--tokens", opts->spec.tokens, "token count")->transform(count_text())->default_val(10);
-  sub->add_option("-s,--seed", opts->spec.seed, "random seed")->transform(count_text())->default_val(1);
-  sub->add_option("--layers", opts->spec.layers, "layered shape: number of bands (its depth)")
-      ->transform(count_text())
-      ->default_val(8);
+  sub->add_option("--shape", opts->shape, "the graph's shape")
+      ->type_name("SHAPE")
+      ->check(CLI::IsMember({"uniform", "layered", "chain", "powerlaw", "tournament", "kron"}))
+      ->default_str("uniform");
+  add_count(*sub, "-n,--nodes", opts->spec.nodes, "node count")->default_val(1000);
+  CLI::Option* edges =
+      add_count(*sub, "-m,--edges", opts->spec.edges, "edge count (tournament: N(N-1)/2; chain: at least N-1)")
+          ->default_val(4000);
+  add_count(*sub, "-k,--tokens", opts->spec.tokens, "token count")->default_val(10);
+  add_count(*sub, "-s,--seed", opts->spec.seed, "random seed")->default_val(1);
+  CLI::Option* layers =
+      add_count(*sub, "--layers", opts->spec.layers, "layered shape: number of bands (its depth)")->default_val(8);
   sub->add_flag("--layered", opts->layered,
                 "renumber nodes so that each topological layer is a contiguous id range (ordered by "
                 "out-degree), and store the layers and their degree runs (.gcsr only)");
-  sub->add_option("--instances", opts->instances,
-                  "write this many instances (seeds seed, seed+1, ...) concatenated into one text stream")
-      ->default_val(1)
-      ->transform(count_text())
-      ->check(CLI::Validator(
-          [](std::string& v) { return v == "0" ? std::string("--instances must be at least 1") : std::string(); },
-          "N"));
+  add_count(*sub, "--instances", opts->instances,
+            "write this many instances (seeds seed, seed+1, ...) concatenated into one text stream", 1)
+      ->default_val(1);
+  add_count(*sub, "--max-size", opts->max_size,
+            "refuse an output larger than this many bytes (10G, 2^34; default: half the free space there)", 1)
+      ->type_name("BYTES");
+  sub->add_flag("--force", opts->force, "write the output however large it is planned to be");
   add_threads_option(*sub, opts->threads);
-  return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_gen(*opts); }); }};
+  add_quiet_option(*sub);
+  return {sub, [opts, edges, layers] {
+            opts->edges_given = edges->count() > 0;
+            opts->layers_given = layers->count() > 0;
+            return run_with_threads(opts->threads, [&] { return run_gen(*opts); });
+          }};
 }
 
 }  // namespace grundy::cli

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "grundy/core/cycle.hpp"
+#include "grundy/core/game.hpp"
 #include "grundy/formats/game_loader.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/solve/layering.hpp"
@@ -68,10 +69,13 @@ struct Facts {
   std::size_t degree_runs = 0;  // runs of equal out-degree a layered file stores (0: none stored)
   std::size_t depth = 0;
   std::uint64_t widest = 0;
-  Histogram degree, values;
+  std::uint64_t sources = 0, sinks = 0;  // nodes no edge enters, nodes no edge leaves
+  sg_t nim_sum = 0;
+  Histogram degree, in_degree, values;
   std::vector<PhaseTimer::Phase> phases;
   double per_edge() const { return m ? static_cast<double>(bytes) / static_cast<double>(m) : 0.0; }
   double mean_degree() const { return n ? degree.sum / n : 0.0; }
+  const char* verdict() const { return nim_sum != 0 ? "win" : "lose"; }
 };
 
 // Layers the graph again even when the file stores layers (a file's layers
@@ -97,7 +101,15 @@ Facts gather(const MappedFile& in, const LoadedGame& game, const ParallelConfig&
   timer.start("statistics");
   f.depth = layers.count();
   for (std::size_t l = 0; l < layers.count(); ++l) f.widest = std::max<std::uint64_t>(f.widest, layers.width(l));
-  for (node_t u = 0; u < g.n; ++u) f.degree.add(g.degree(u));
+  std::vector<std::uint32_t> in_degree(g.n, 0);
+  for (edge_t e = 0; e < g.m; ++e) ++in_degree[g.targets[e]];
+  for (node_t u = 0; u < g.n; ++u) {
+    f.degree.add(g.degree(u));
+    f.in_degree.add(in_degree[u]);
+    f.sources += in_degree[u] == 0;
+    f.sinks += g.degree(u) == 0;
+  }
+  f.nim_sum = nim_sum(sg, game.view.tokens);
   sg.visit([&](auto v) {
     for (auto x : v) f.values.add(x);
   });
@@ -106,25 +118,38 @@ Facts gather(const MappedFile& in, const LoadedGame& game, const ParallelConfig&
   return f;
 }
 
+// Keys are identifiers (no spaces): a phase "map input" is "map_input".
+std::string json_key(std::string name) {
+  for (char& c : name)
+    if (c == ' ' || c == '-') c = '_';
+  return json_string(name);
+}
+
 void print_json(const Facts& f) {
   std::string phases;
   for (const auto& [name, start, seconds] : f.phases)
-    phases += (phases.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(seconds);
+    phases += (phases.empty() ? "" : ", ") + json_key(name) + ": " + json_number(seconds);
   std::printf(
-      "{\"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
-      "\"m\": %llu, \"k\": %zu, \"layered\": %s, \"degree_runs\": %zu, \"depth\": %zu, \"widest_layer\": %llu, "
+      "{\"schema\": 2, \"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
+      "\"m\": %llu, \"k\": %zu, \"verdict\": \"%s\", \"xor\": %u, \"layered\": %s, \"degree_runs\": %zu, "
+      "\"depth\": %zu, \"widest_layer\": %llu, \"sources\": %llu, \"sinks\": %llu, "
       "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
+      "\"in_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
       "\"sg\": {\"max\": %llu, \"histogram\": %s}, \"seconds\": {%s}}\n",
       json_string(f.file).c_str(), f.format, f.bytes, f.per_edge(), f.n, static_cast<unsigned long long>(f.m), f.k,
-      f.layered ? "true" : "false", f.degree_runs, f.depth, static_cast<unsigned long long>(f.widest),
-      static_cast<unsigned long long>(f.degree.max), f.mean_degree(), histogram_json(f.degree).c_str(),
-      static_cast<unsigned long long>(f.values.max), histogram_json(f.values).c_str(), phases.c_str());
+      f.verdict(), f.nim_sum, f.layered ? "true" : "false", f.degree_runs, f.depth,
+      static_cast<unsigned long long>(f.widest), static_cast<unsigned long long>(f.sources),
+      static_cast<unsigned long long>(f.sinks), static_cast<unsigned long long>(f.degree.max), f.mean_degree(),
+      histogram_json(f.degree).c_str(), static_cast<unsigned long long>(f.in_degree.max), f.mean_degree(),
+      histogram_json(f.in_degree).c_str(), static_cast<unsigned long long>(f.values.max),
+      histogram_json(f.values).c_str(), phases.c_str());
 }
 
 void print_text(const Facts& f) {
   std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", f.file.c_str(), f.format, f.bytes, f.per_edge());
   std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", f.n, static_cast<unsigned long long>(f.m),
               f.k);
+  std::printf("verdict        %s (xor of the tokens' SG values: %u)\n", f.verdict(), f.nim_sum);
   if (!f.layered) {
     std::printf("layered ids    no\n");
   } else if (f.degree_runs > 0) {
@@ -134,10 +159,14 @@ void print_text(const Facts& f) {
   }
   std::printf("depth          %zu layers\nwidest layer   %llu nodes\n", f.depth,
               static_cast<unsigned long long>(f.widest));
-  std::printf("out-degree     max %llu, mean %.2f\nSG value       max %llu\n",
+  std::printf("sources        %llu nodes (in-degree 0)\nsinks          %llu nodes (out-degree 0, SG 0)\n",
+              static_cast<unsigned long long>(f.sources), static_cast<unsigned long long>(f.sinks));
+  std::printf("out-degree     max %llu, mean %.2f\nin-degree      max %llu, mean %.2f\nSG value       max %llu\n",
               static_cast<unsigned long long>(f.degree.max), f.mean_degree(),
+              static_cast<unsigned long long>(f.in_degree.max), f.mean_degree(),
               static_cast<unsigned long long>(f.values.max));
   print_histogram("out-degree distribution (range, nodes):", f.degree);
+  print_histogram("in-degree distribution (range, nodes):", f.in_degree);
   print_histogram("SG value distribution (range, nodes):", f.values);
   std::printf("time:");
   for (const auto& [name, start, seconds] : f.phases) std::printf(" %s %.3f s;", name.c_str(), seconds);
@@ -164,10 +193,15 @@ int run_info(const InfoOptions& o) {
 Command add_info(CLI::App& root) {
   auto opts = std::make_shared<InfoOptions>();
   CLI::App* sub =
-      root.add_subcommand("info", "graph facts: N, M, K, depth, widest layer, out-degree and SG-value distributions");
-  sub->add_option("input", opts->input, "classic text or .gcsr (\"-\": stdin)")->required();
-  sub->add_flag("--json", opts->json, "one JSON object on stdout");
+      root.add_subcommand("info",
+                          "graph facts: N, M, K, the verdict and xor, depth, widest layer, sources and sinks, out- and "
+                          "in-degree and SG-value distributions");
+  sub->add_option("input", opts->input, "classic text, .gcsr or an edge list (.el) (\"-\": stdin)")
+      ->type_name("FILE")
+      ->required();
+  sub->add_flag("--json", opts->json, "one JSON object on stdout (\"schema\": 2; fields in docs/OUTPUTS.md)");
   add_threads_option(*sub, opts->threads);
+  add_quiet_option(*sub);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_info(*opts); }); }};
 }
 

@@ -1,10 +1,8 @@
 // The facts a benchmark result is meaningless without: the machine, its
 // memory settings, the build and the libraries, as typed report fields.
-#include <boost/version.hpp>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <CLI/Version.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,8 +11,8 @@
 #include <thread>
 
 #include "bench_report.hpp"
+#include "build_info.hpp"
 #include "grundy/core/memory_budget.hpp"
-#include "grundy/primitives/arena.hpp"
 #include "json.hpp"
 
 namespace grundy::cli {
@@ -92,28 +90,9 @@ std::vector<std::pair<std::string, std::string>> describe_machine() {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   text("hostname", host);
-  text("compiler", std::string("g++ ") + __VERSION__);
-  text("build", GRUNDY_BUILD_TYPE);
-  text("march", GRUNDY_MARCH);
-  text("cxx_flags", GRUNDY_CXX_FLAGS);
-  text("grundy", GRUNDY_VERSION);
-  text("onetbb", onetbb_version());
-  text("boost", std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
-                    std::to_string(BOOST_VERSION % 100));
-  text("cli11", CLI11_VERSION);
+  for (auto& fact : build_facts())
+    if (fact.first != "commit") m.push_back(std::move(fact));
   return m;
-}
-
-std::string source_commit() {
-  // A binary carried to another machine (tools/measure/bundle.sh) has no checkout
-  // beside it; the bundle's wrapper names the commit it was built from.
-  if (const char* carried = std::getenv("GRUNDY_COMMIT"); carried && *carried) return carried;
-  const std::string dir = GRUNDY_SOURCE_DIR;
-  std::string commit = first_line_of("git -C '" + dir + "' rev-parse --short=12 HEAD 2>/dev/null");
-  if (commit.empty()) return "unknown";
-  if (!first_line_of("git -C '" + dir + "' status --porcelain --untracked-files=no 2>/dev/null").empty())
-    commit += "-dirty";
-  return commit;
 }
 
 }  // namespace grundy::cli

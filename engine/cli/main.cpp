@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "help_command.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/io/temp_file.hpp"
@@ -26,9 +27,10 @@ int main(int argc, char** argv) {
       "grundy: solves impartial games on DAGs (Sprague-Grundy), benchmarks itself, "
       "and checks its answers"};
   app.require_subcommand(1, 1);
+  app.name("grundy");
   cli::set_command_line(argc, argv);
   install_interrupt_cleanup();  // SIGXFSZ ignored from the start: `--sg-out -` under ulimit -f is a write error
-  app.set_version_flag("--version", GRUNDY_VERSION);
+  app.footer("grundy help COMMAND, or grundy COMMAND --help, lists a command's options; grundy -V [--json] the build");
   // Only the subcommand the user named is built: setting up all of CLI11's
   // options took a tenth of a judge-sized `grundy solve`
   // (docs/TUNING.md#cli-start-up). Help, version and mistakes get them all,
@@ -42,8 +44,14 @@ int main(int argc, char** argv) {
   const std::string_view first = argc > 1 ? argv[1] : "";
   const bool named = std::any_of(std::begin(kAll), std::end(kAll), [&](const Entry& e) { return e.name == first; });
   std::vector<cli::Command> commands;
-  for (const Entry& e : kAll)
+  std::vector<std::string_view> names;
+  for (const Entry& e : kAll) {
+    names.push_back(e.name);
     if (!named || e.name == first) commands.push_back(e.add(app));
+  }
+  if (!named) {
+    if (const auto rc = cli::answer_before_parsing({argv + 1, argv + argc}, app, names)) return *rc;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -56,14 +64,19 @@ int main(int argc, char** argv) {
                  where.empty() ? "" : (where.substr(0, where.size() - 2) + " ").c_str());
     return cli::kUsage;
   }
+  std::string ran;
   try {
     for (const auto& c : commands) {
       if (!c.app->parsed()) continue;
+      ran = c.app->get_name();
       const int rc = c.run();
       // What went through stdio (info's report) must have reached stdout.
       if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw InputError("<stdout>: write failed");
       return rc;
     }
+  } catch (const cli::UsageError& e) {
+    std::fprintf(stderr, "grundy: %s: %s (see grundy %s --help)\n", ran.c_str(), e.what(), ran.c_str());
+    return cli::kUsage;
   } catch (const InputError& e) {
     std::fprintf(stderr, "grundy: %s\n", e.what());
   } catch (const std::bad_alloc&) {

@@ -74,8 +74,7 @@ void add_recorded_events(std::string& j, const trace::Recorder& recorder) {
 
 }  // namespace
 
-void write_profile(const std::string& path, const PhaseTimer* timer, const trace::Recorder& recorder,
-                   const ProfileFacts& f) {
+void write_profile(OutputFile& out, const PhaseTimer* timer, const trace::Recorder& recorder, const ProfileFacts& f) {
   std::string j = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   j += "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": " +
        json_string("grundy " + f.command + " " + f.input) + "}}";
@@ -100,7 +99,6 @@ void write_profile(const std::string& path, const PhaseTimer* timer, const trace
     j += shares;
   }
   j += "}}\n";
-  OutputFile out(path);
   out.write(j);
   out.commit();
 }

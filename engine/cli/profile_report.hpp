@@ -16,7 +16,9 @@ namespace grundy::cli {
 /// The trace: the phases and mex steps of `timer` (when given) on two
 /// synthetic tracks, then `recorder`'s tracks, one per thread, and its
 /// counters, with the run's facts in the metadata.
-void write_profile(const std::string& path, const PhaseTimer* timer, const trace::Recorder& recorder,
+/// (Written to `out`, which the caller opened before the work: a bad path
+/// fails first.)
+void write_profile(OutputFile& out, const PhaseTimer* timer, const trace::Recorder& recorder,
                    const ProfileFacts& facts);
 
 }  // namespace grundy::cli

@@ -103,7 +103,7 @@ void print_stats(const RunStats& s, const ProfileFacts& f) {
                  static_cast<unsigned long long>(s.mex_layers), static_cast<unsigned long long>(s.mex_steps));
 }
 
-void write_stats_json(const std::string& path, const RunStats& s, const ProfileFacts& f) {
+void write_stats_json(OutputFile& out, const RunStats& s, const ProfileFacts& f) {
   std::string j = "{\"schema\": 1, \"command\": " + json_string(f.command) + ", \"input\": " + json_string(f.input) +
                   ", \"algo\": " + json_string(f.algo) + ", \"threads\": " + std::to_string(f.threads) +
                   ", \"n\": " + std::to_string(f.graph.n) + ", \"m\": " + std::to_string(f.graph.m) +
@@ -130,7 +130,6 @@ void write_stats_json(const std::string& path, const RunStats& s, const ProfileF
          ", \"edges\": " + std::to_string(f.mex.edges[k]) +
          ", \"edge_share\": " + json_number(f.mex.edge_share(k, f.graph.m)) + "}";
   j += "}, \"mex_layers\": " + std::to_string(s.mex_layers) + ", \"mex_steps\": " + std::to_string(s.mex_steps) + "}\n";
-  OutputFile out(path);
   out.write(j);
   out.commit();
 }

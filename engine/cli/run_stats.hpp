@@ -11,6 +11,7 @@
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/core/phase_timer.hpp"
 #include "grundy/core/trace.hpp"
+#include "grundy/io/output_file.hpp"
 
 namespace grundy::cli {
 
@@ -69,6 +70,6 @@ RunStats analyze(const PhaseTimer& timer, const trace::Recorder* recorder, const
 /// The lines of --stats, on stderr.
 void print_stats(const RunStats& stats, const ProfileFacts& facts);
 /// --stats-json: the same as one JSON object ("schema": 1, docs/PROFILING.md).
-void write_stats_json(const std::string& path, const RunStats& stats, const ProfileFacts& facts);
+void write_stats_json(OutputFile& out, const RunStats& stats, const ProfileFacts& facts);
 
 }  // namespace grundy::cli

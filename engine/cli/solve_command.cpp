@@ -1,4 +1,6 @@
 // grundy solve [FILE|-]: one instance in, "win" or "lose" out.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -8,8 +10,10 @@
 #include "command.hpp"
 #include "grundy/core/memory_budget.hpp"
 #include "perf_control.hpp"
+#include "phase_progress.hpp"
 #include "profile_report.hpp"
 #include "grundy/formats/game_loader.hpp"
+#include "grundy/formats/sg_file.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/game.hpp"
 #include "grundy/core/input_error.hpp"
@@ -24,6 +28,7 @@ namespace {
 struct SolveOptions {
   std::string input = "-";
   std::string sg_out;
+  std::string sg_format = "auto";
   bool move = false;
   unsigned threads = 0;
   std::string algo = "auto";
@@ -51,8 +56,26 @@ SgValues planted(SgValues sg, std::int64_t node) {
   return sg;
 }
 
+// Every output file is opened before the work starts, so that a bad path
+// fails first and stdout stays empty, and none may replace the input.
+struct SolveOutputs {
+  std::optional<OutputFile> sg, stats_json, profile;
+
+  explicit SolveOutputs(const SolveOptions& o) {
+    const std::pair<const char*, const std::string*> named[] = {
+        {"--sg-out", &o.sg_out}, {"--stats-json", &o.stats_json}, {"--profile", &o.profile}};
+    for (const auto& [option, path] : named)
+      if (!path->empty() && same_file(*path, o.input))
+        throw InputError(std::string(option) + " " + *path + ": that is the input file; name another");
+    if (!o.sg_out.empty() && !names_stdout(o.sg_out)) sg.emplace(o.sg_out);
+    if (!o.stats_json.empty()) stats_json.emplace(o.stats_json);
+    if (!o.profile.empty()) profile.emplace(o.profile);
+  }
+};
+
 int solve(const SolveOptions& o) {
   const ParallelConfig pc{resolve_threads(o.threads)};
+  SolveOutputs outputs(o);
   // --profile and the stats: every thread's spans and the counters go to a
   // recorder for the run, its tracks named as oneTBB's workers enter the arena.
   std::optional<PerfControl> perf;  // opened first: a bad FIFO fails before any work
@@ -63,7 +86,11 @@ int solve(const SolveOptions& o) {
   PhaseTimer timer;
   timer.log_layers = recorder.has_value();
   timer.start("map input");
+  if (o.input == "-" && ::isatty(STDIN_FILENO) == 1 && !quiet())
+    std::fprintf(stderr, "grundy: solve: reading an instance from standard input (the terminal); end it with Ctrl-D\n");
   const MappedFile in(o.input);
+  // (Not with --trials: its lines are the measurement.)
+  PhaseProgress progress("solve", o.trials > 1 ? 0 : in.bytes().size(), timer);
   const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
   const CsrView graph = game.view.graph;
   require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify), in.name(),
@@ -87,48 +114,41 @@ int solve(const SolveOptions& o) {
   if (perf) perf->disable();
   if (o.trials > 1) report_line("Average Time:", seconds_text(trial_total / static_cast<double>(o.trials)));
   if (o.verify) {
-    if (const auto bad = verify_sg(graph, sg, pc, &timer)) {
+    const auto bad = verify_sg(graph, sg, pc, &timer);
+    progress.finish();
+    if (bad) {
       const std::string why = describe_mismatch(*bad, std::uint64_t{game.user_id(bad->node)} + 1);
       report_line("Verification:", "FAIL");
       std::fprintf(stderr, "grundy: %s: %s\n", in.name().c_str(), why.c_str());
       return kMismatch;
     }
-    report_line("Verification:", "PASS");
+    report_line("Verification:", "PASS (" + describe_verified(graph.n, graph.m) + ")");
   }
+  progress.finish();
   timer.start("xor");
   const sg_t total = nim_sum(sg, game.view.tokens);
   timer.stop();
 
-  // The SG file is published before anything reaches stdout, so a failure
+  // Every file is published before anything reaches stdout, so a failure
   // there leaves stdout empty, as every error must.
-  // Values are listed by the user's ids, also when the file was renumbered.
-  const auto write_sg = [&](OutputFile& f) {
-    sg.visit([&](auto v) {
-      if (game.original_ids.empty()) return write_lines(f, v);
-      Array<std::remove_const_t<typename decltype(v)::element_type>> by_user(v.size());
-      for (std::size_t u = 0; u < v.size(); ++u) by_user[game.original_ids[u]] = v[u];
-      write_lines(f, std::span(by_user));
-    });
-  };
-  const bool sg_to_stdout = !o.sg_out.empty() && names_stdout(o.sg_out);
-  if (!o.sg_out.empty() && !sg_to_stdout) {
-    OutputFile file(o.sg_out);
-    write_sg(file);
-    file.commit();
+  const SgFileFormat sg_format = sg_file_format(o.sg_format, o.sg_out);
+  const auto write_sg = [&](OutputFile& f) { write_sg_file(f, sg, game.original_ids, sg_format); };
+  if (outputs.sg) {
+    write_sg(*outputs.sg);
+    outputs.sg->commit();
   }
+  if (recorder) recorder->stop();
+  const ProfileFacts facts{"solve", in.name(), o.algo, pc.threads, graph, recorder ? MexPaths::of(graph) : MexPaths{}};
+  std::optional<RunStats> stats;
+  if (o.stats || outputs.stats_json) stats = analyze(timer, &*recorder, facts);
+  if (outputs.stats_json) write_stats_json(*outputs.stats_json, *stats, facts);
+  if (outputs.profile) write_profile(*outputs.profile, &timer, *recorder, facts);
   OutputFile out("-");
   out.write(total != 0 ? "win\n" : "lose\n");
   if (o.move) out.write(move_line(game.view, sg, game.original_ids) + "\n");
-  if (sg_to_stdout) write_sg(out);
+  if (!o.sg_out.empty() && names_stdout(o.sg_out)) write_sg(out);
   out.commit();
-  if (recorder) recorder->stop();
-  const ProfileFacts facts{"solve", in.name(), o.algo, pc.threads, graph, recorder ? MexPaths::of(graph) : MexPaths{}};
-  if (o.stats || !o.stats_json.empty()) {
-    const RunStats stats = analyze(timer, &*recorder, facts);
-    if (o.stats) print_stats(stats, facts);
-    if (!o.stats_json.empty()) write_stats_json(o.stats_json, stats, facts);
-  }
-  if (!o.profile.empty()) write_profile(o.profile, &timer, *recorder, facts);
+  if (o.stats) print_stats(*stats, facts);
   return kOk;
 }
 
@@ -137,17 +157,27 @@ int solve(const SolveOptions& o) {
 Command add_solve(CLI::App& root) {
   auto opts = std::make_shared<SolveOptions>();
   CLI::App* sub = root.add_subcommand("solve", "solve one instance: prints win or lose");
-  sub->add_option("input", opts->input, "classic text or .gcsr instance, told apart by content (\"-\": stdin)")
+  sub->add_option("input", opts->input,
+                  "classic text or .gcsr (told apart by content), or an edge list (.el) (\"-\": stdin)")
+      ->type_name("FILE")
       ->default_str("-");
   sub->add_option("--sg-out", opts->sg_out,
-                  "write every node's SG value, one per line for nodes 1..N (\"-\": stdout, "
-                  "after the verdict)");
+                  "write every node's SG value, nodes 1..N: a line each, or binary by --sg-format (\"-\": "
+                  "stdout, after the verdict)")
+      ->type_name("FILE");
+  sub->add_option("--sg-format", opts->sg_format,
+                  "--sg-out's format: auto (npy for a .npy path, else text), text (a value a line), u16 or u32 "
+                  "(raw little-endian, a value a node), npy (NumPy, u16 or u32 as stored)")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember(sg_format_names()))
+      ->default_str("auto");
   sub->add_flag("--move", opts->move,
                 "second line: one winning move \"move <token> <from> <to>\" (1-based), or "
                 "\"move none\"");
   sub->add_option("--algo", opts->algo,
                   "auto (= level), level (parallel layers), serial (reference DFS), bgl "
                   "(Boost.Graph baseline)")
+      ->type_name("ENGINE")
       ->check(CLI::IsMember(algo_names()))
       ->default_str("auto");
   sub->add_flag("--verify", opts->verify,
@@ -157,21 +187,25 @@ Command add_solve(CLI::App& root) {
                 "print each phase's time and edges/s, each worker's busy and idle time in the parallel phases, and "
                 "the mex paths' shares, on stderr");
   sub->add_option("--stats-json", opts->stats_json,
-                  "write the same as JSON (\"schema\": 1; fields in docs/PROFILING.md)");
+                  "write the same as JSON (\"schema\": 1; fields in docs/PROFILING.md)")
+      ->type_name("FILE");
   sub->add_option("--perf-control", opts->perf_control,
                   "CTL,ACK: FIFOs of `perf stat|record --control fifo:CTL,ACK --delay=-1`; perf counts only the solve "
-                  "(enabled after loading, disabled before the output)");
+                  "(enabled after loading, disabled before the output)")
+      ->type_name("CTL,ACK");
   sub->add_option("--profile", opts->profile,
-                  "write phase and per-layer timings as a Chrome trace (open in Perfetto or chrome://tracing)");
+                  "write phase and per-layer timings as a Chrome trace (open in Perfetto or chrome://tracing)")
+      ->type_name("FILE");
   sub->add_option("--plant-error", opts->plant_error,
                   "testing only: corrupt this 0-based node's SG value after solving")
       ->group("");
-  sub->add_option("--trials", opts->trials,
-                  "solve this many times (the input loaded once): a \"Trial Time:\" line each and their average on "
-                  "stderr, GAPBS style")
-      ->default_val(1)
-      ->check(CLI::Range(1, 100000));
+  add_count(*sub, "--trials", opts->trials,
+            "solve this many times (the input loaded once): a \"Trial Time:\" line each and their average on "
+            "stderr, GAPBS style",
+            1, 100000)
+      ->default_val(1);
   add_threads_option(*sub, opts->threads);
+  add_quiet_option(*sub);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return solve(*opts); }); }};
 }
 

@@ -1,10 +1,17 @@
 // libFuzzer target: the batch's stream splitting (by counts, and the framer
 // that also reads the layout), and the parser on every piece they cut. Spans
-// must follow each other in order, and each must parse or be rejected cleanly.
+// must follow each other in order, and each must parse or be rejected
+// cleanly. A pipe's windows (WindowedFramer, windows of 1 to 97 bytes) must
+// place every instance exactly as the framer does on the whole text.
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/core/input_error.hpp"
@@ -44,5 +51,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     last = s.end;
     if (f->error.empty()) parse(s);
   }
+  // The same stream through windows.
+  using Placed = std::tuple<std::string, std::uint64_t, std::uint64_t, std::string, std::string>;
+  std::vector<Placed> whole, windowed;
+  StreamFramer again(text);
+  while (const auto f = again.next())
+    whole.emplace_back(std::string(text.substr(f->span.begin, f->span.end - f->span.begin)), f->index, f->line,
+                       f->error, f->note);
+  std::size_t fed = 0;
+  WindowedFramer windows(
+      [&](char* into, std::size_t room) {
+        const std::size_t n = std::min({room, size - fed, std::size_t{1} + size % 13});
+        std::memcpy(into, text.data() + fed, n);
+        fed += n;
+        return n;
+      },
+      1 + size % 97);
+  std::vector<FramedInstance> out;
+  std::shared_ptr<const std::string> window;
+  while (windows.next(out, window))
+    for (const FramedInstance& f : out)
+      windowed.emplace_back(window->substr(f.span.begin, f.span.end - f.span.begin), f.index, f.line, f.error, f.note);
+  if (windowed != whole) __builtin_trap();
   return 0;
 }

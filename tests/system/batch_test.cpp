@@ -114,7 +114,7 @@ TEST(Batch, JsonLinesAndVerify) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const auto& line : lines(r.out))
     for (const char* key : {"\"name\": ", "\"verdict\": ", "\"xor\": ", "\"n\": 40", "\"m\": 150", "\"k\": 5",
-                            "\"depth\": ", "\"microseconds\": ", "\"move\": \"move "})
+                            "\"depth\": ", "\"microseconds\": ", "\"move\": "})
       EXPECT_NE(line.find(key), std::string::npos) << key << " in " << line;
 }
 

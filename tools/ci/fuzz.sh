@@ -13,8 +13,8 @@ tools/ci/setup.sh
 CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGRUNDY_FUZZ=ON -DGRUNDY_SANITIZE=address,undefined -DGRUNDY_WERROR=ON \
   -DGRUNDY_BUILD_TESTS=OFF -DGRUNDY_BUILD_BENCH=OFF >/dev/null
-cmake --build build/fuzz --target fuzz_classic fuzz_gcsr fuzz_stream -- --quiet
-for target in classic gcsr stream; do
+cmake --build build/fuzz --target fuzz_classic fuzz_edge_list fuzz_gcsr fuzz_stream -- --quiet
+for target in classic edge_list gcsr stream; do
   mkdir -p "build/fuzz/corpus-$target"
   echo "== fuzz_$target: $seconds s" >&2
   (cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -23,4 +23,4 @@ for target in classic gcsr stream; do
     || { tail -n 40 "build/fuzz/fuzz_$target.log" >&2; exit 1; }
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "build/fuzz/fuzz_$target.log" >&2 || true
 done
-echo "fuzz: 3 passed, 0 failed" >&2
+echo "fuzz: 4 passed, 0 failed" >&2

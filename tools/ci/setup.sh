@@ -13,7 +13,8 @@ packages=(cmake g++ ninja-build libtbb-dev libboost-graph-dev libcli11-dev
           libbenchmark-dev libgtest-dev clang-14 libclang-rt-14-dev dpkg-dev
           time  # /usr/bin/time: a test reads a piped solve's peak memory
           libbenchmark-tools python3-scipy  # a test runs compare.py on `bench --format gbench`
-          chromium)  # a test renders bench's report.html headless
+          chromium  # a test renders bench's report.html headless
+          zsh)  # a test checks the generated zsh completion's syntax
 if [[ "${1:-}" == "--extra" ]]; then
   packages+=(hyperfine gnuplot-nox python3-matplotlib valgrind)
 fi

@@ -23,13 +23,17 @@ std::optional<Move> winning_move(const GameView& game, const SgValues& sg) {
   return std::nullopt;  // unreachable when sg is correct
 }
 
-std::string move_line(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids) {
+std::optional<UserMove> user_move(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids) {
   const auto mv = winning_move(game, sg);
+  if (!mv) return std::nullopt;
+  const auto user = [&](node_t u) { return std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1; };
+  return UserMove{mv->token + 1, user(mv->from), user(mv->to)};
+}
+
+std::string move_line(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids) {
+  const auto mv = user_move(game, sg, original_ids);
   if (!mv) return "move none";
-  const auto user = [&](node_t u) {
-    return std::to_string(std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1);
-  };
-  return "move " + std::to_string(mv->token + 1) + " " + user(mv->from) + " " + user(mv->to);
+  return "move " + std::to_string(mv->token) + " " + std::to_string(mv->from) + " " + std::to_string(mv->to);
 }
 
 }  // namespace grundy

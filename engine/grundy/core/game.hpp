@@ -27,6 +27,13 @@ struct Move {
 /// Empty when X == 0: every move loses.
 std::optional<Move> winning_move(const GameView& game, const SgValues& sg);
 
+/// A winning move as the user numbers it: all three 1-based, nodes by the
+/// user's ids (`original_ids`: stored id -> the user's, empty when the same).
+struct UserMove {
+  std::uint64_t token = 0, from = 0, to = 0;
+};
+std::optional<UserMove> user_move(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids = {});
+
 /// "move <token> <from> <to>" (1-based, nodes as the user numbers them:
 /// original_ids maps stored ids back, empty when they are the same), or
 /// "move none" when every move loses. No line end.

@@ -49,9 +49,6 @@ std::uint64_t memory_budget_bytes() {
   return budget;
 }
 
-namespace {
-
-// 1.5 GiB, 120 MiB, 4 KiB, 12 bytes: a size in the unit that fits it.
 std::string size_text(std::uint64_t bytes) {
   static constexpr const char* kUnit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   double v = static_cast<double>(bytes);
@@ -67,8 +64,6 @@ std::string size_text(std::uint64_t bytes) {
     std::snprintf(text, sizeof text, v < 10 ? "%.1f %s" : "%.0f %s", v, kUnit[u]);
   return text;
 }
-
-}  // namespace
 
 void require_memory(std::uint64_t bytes, const std::string& where, const std::string& what) {
   const std::uint64_t have = memory_budget_bytes();

@@ -20,6 +20,9 @@ std::uint64_t physical_memory_bytes();
 /// instead of exhausting the fuzzer's memory).
 std::uint64_t memory_budget_bytes();
 
+/// 1.5 GiB, 120 MiB, 4.0 KiB, 12 bytes: a size in the unit that fits it.
+std::string size_text(std::uint64_t bytes);
+
 /// Throws InputError "<where>: <what> needs X GiB, more than the Y GiB of
 /// memory this process may use" when `bytes` exceeds memory_budget_bytes().
 void require_memory(std::uint64_t bytes, const std::string& where, const std::string& what);

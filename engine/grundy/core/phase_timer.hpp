@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,6 +46,7 @@ class PhaseTimer {
   /// Ends the current phase (if any) and starts `name`.
   void start(std::string name) {
     stop();
+    if (on_start) on_start(name);
     current_ = std::move(name);
     began_ = clock::now();
   }
@@ -59,6 +61,9 @@ class PhaseTimer {
   const std::vector<Phase>& phases() const { return phases_; }
   /// Seconds from the timer's creation to `t`.
   double since(clock::time_point t) const { return std::chrono::duration<double>(t - created_).count(); }
+
+  /// Called with each phase's name as it starts (a progress line's hook).
+  std::function<void(const std::string&)> on_start;
 
   /// Per-layer records: the level engine fills `layers` when this is set
   /// (it costs a clock read and an offsets pass per layer group).

@@ -400,6 +400,72 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
 
 namespace grundy {
 
+namespace {
+
+// What an edge list's leading comment lines say: SNAP's description (read
+// past), and grundy's own "# nodes: N" and "# tokens: ..." (ids in the
+// list's base), which keep isolated nodes and the tokens of a written game.
+struct EdgeListComments {
+  std::size_t end = 0;  // the first byte after them
+  std::uint64_t nodes = 0;
+  std::vector<std::uint64_t> tokens;
+};
+
+std::uint64_t comment_number(std::string_view word, std::string_view source, std::uint64_t line) {
+  std::uint64_t v = 0;
+  const bool ok = !word.empty() && word.size() <= 19 &&
+                  std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+  for (const char c : word) v = v * 10 + static_cast<unsigned>(c - '0');
+  if (!ok || v > kMaxNodes)
+    throw InputError(std::string(source) + ":" + std::to_string(line) + ": comment: \"" + std::string(word) +
+                     "\" is not a node id or count");
+  return v;
+}
+
+EdgeListComments read_comments(std::string_view text, std::string_view source, std::uint64_t base) {
+  EdgeListComments c;
+  std::uint64_t line = 1;
+  while (c.end < text.size()) {
+    std::size_t at = c.end;
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r')) ++at;
+    const std::size_t eol = std::min(text.find('\n', at), text.size());
+    if (at < text.size() && text[at] != '#' && text[at] != '\n') break;
+    const std::string_view body = text.substr(at, eol - at);
+    const auto words_after = [&](std::string_view key) {
+      std::vector<std::string_view> words;
+      std::string_view rest = body.substr(key.size());
+      while (!rest.empty()) {
+        const std::size_t b = rest.find_first_not_of(" \t\r");
+        if (b == std::string_view::npos) break;
+        rest.remove_prefix(b);
+        const std::size_t e = std::min(rest.find_first_of(" \t\r"), rest.size());
+        words.push_back(rest.substr(0, e));
+        rest.remove_prefix(e);
+      }
+      return words;
+    };
+    if (body.starts_with("# nodes:")) {
+      const auto words = words_after("# nodes:");
+      if (words.size() != 1)
+        throw InputError(std::string(source) + ":" + std::to_string(line) + ": comment: \"# nodes:\" takes one count");
+      c.nodes = comment_number(words[0], source, line);
+    } else if (body.starts_with("# tokens:")) {
+      for (const auto w : words_after("# tokens:")) {
+        const std::uint64_t id = comment_number(w, source, line);
+        if (id < base)
+          throw InputError(std::string(source) + ":" + std::to_string(line) + ": comment: token id " + std::string(w) +
+                           " is below the base " + std::to_string(base));
+        c.tokens.push_back(id);
+      }
+    }
+    c.end = std::min(eol + 1, text.size());
+    ++line;
+  }
+  return c;
+}
+
+}  // namespace
+
 OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options) {
   const std::string_view source = options.source;
   if (options.timer) options.timer->start("parse");
@@ -408,17 +474,19 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
   Header h;
   h.m = UINT64_MAX / 2;  // for messages: every number belongs to an edge
   const IdRules rules{UINT64_MAX, options.base, kMaxNodes};
-  const BodyScan scan = scan_ids(text, 0, rules, options.threads);
+  const EdgeListComments comments = read_comments(text, source, options.base);
+  const std::vector<std::uint64_t>& tokens = options.tokens.empty() ? comments.tokens : options.tokens;
+  const BodyScan scan = scan_ids(text, comments.end, rules, options.threads);
   if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
   if (scan.count % 2 != 0) {
     h.m = scan.count / 2 + 1;
     report_short(text, source, h, scan.count);
   }
   const std::uint64_t m = scan.count / 2;
-  std::uint64_t n = 0;
+  std::uint64_t n = comments.nodes;
   for (std::uint64_t i = 0; i < scan.count; ++i) n = std::max<std::uint64_t>(n, scan.ids[i] + std::uint64_t{1});
-  for (std::size_t t = 0; t < options.tokens.size(); ++t) {
-    const std::uint64_t id = options.tokens[t];
+  for (std::size_t t = 0; t < tokens.size(); ++t) {
+    const std::uint64_t id = tokens[t];
     if (n == 0)
       throw InputError(std::string(source) + ": token " + std::to_string(t + 1) + ": node id " + std::to_string(id) +
                        ", but the edge list has no edges, so the graph has no nodes");
@@ -436,7 +504,7 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
   reject_self_loop(text, source, 0, scan.ids,
                    build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game),
                    options.base);
-  for (std::uint64_t id : options.tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
+  for (std::uint64_t id : tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
   if (options.timer) options.timer->stop();
   return game;
 }

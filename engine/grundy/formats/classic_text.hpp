@@ -7,6 +7,7 @@
 // follow the header (each number needs at least one digit and a separator).
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -27,8 +28,11 @@ struct ParseOptions {
   std::uint64_t start_line = 0;
 };
 
-/// A plain edge list (GAP Benchmark Suite .el): "u v" per line, no header.
-/// N is one past the largest id; the tokens come from the command line.
+/// A plain edge list (GAP Benchmark Suite .el, SNAP): "u v" per line, no
+/// header; leading lines starting with # are comments. N is one past the
+/// largest id, or a comment "# nodes: N" if larger; the tokens come from the
+/// command line, or else from a comment "# tokens: a b c" (what
+/// write_edge_list writes, so that a written game reads back whole).
 struct EdgeListOptions {
   std::string_view source = "<input>";
   unsigned threads = 1;
@@ -53,7 +57,15 @@ namespace grundy {
 class OutputFile;
 
 /// Writes `game` in the classic format: "N M K", one edge per line, then the
-/// tokens on one line, ids 1-based.
-void write_classic(const GameView& game, OutputFile& out);
+/// tokens on one line, ids 1-based. `progress(edges_written)` now and then.
+void write_classic(const GameView& game, OutputFile& out, const std::function<void(std::uint64_t)>& progress = {});
+
+/// Writes `game` as an edge list: "# nodes: N" and "# tokens: ..." comments,
+/// then one edge "u v" per line, ids 0-based (GAPBS's base).
+void write_edge_list(const GameView& game, OutputFile& out, const std::function<void(std::uint64_t)>& progress = {});
+
+/// True when a path names an edge list (.el): how every command tells an
+/// edge list from classic text, which no content can.
+bool is_edge_list_path(std::string_view path);
 
 }  // namespace grundy

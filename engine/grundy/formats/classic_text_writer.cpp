@@ -4,7 +4,7 @@
 #include "grundy/io/output_file.hpp"
 
 namespace grundy {
-void write_classic(const GameView& game, OutputFile& out) {
+void write_classic(const GameView& game, OutputFile& out, const std::function<void(std::uint64_t)>& progress) {
   const CsrView& g = game.graph;
   std::string chunk;
   chunk.reserve((1 << 20) + 64);
@@ -19,6 +19,7 @@ void write_classic(const GameView& game, OutputFile& out) {
     if (chunk.size() >= (1 << 20)) {
       out.write(chunk);
       chunk.clear();
+      if (progress) progress(g.offsets[u + 1]);
     }
   }
   for (std::size_t i = 0; i < game.tokens.size(); ++i) {
@@ -30,5 +31,34 @@ void write_classic(const GameView& game, OutputFile& out) {
   }
   out.write(chunk);
 }
+
+void write_edge_list(const GameView& game, OutputFile& out, const std::function<void(std::uint64_t)>& progress) {
+  const CsrView& g = game.graph;
+  std::string chunk;
+  chunk.reserve((1 << 20) + 64);
+  chunk.append("# nodes: ");
+  append_number(chunk, g.n, '\n');
+  chunk.append("# tokens:");
+  for (const node_t t : game.tokens) {
+    chunk.push_back(' ');
+    append_number(chunk, t, ' ');
+    chunk.pop_back();
+  }
+  chunk.push_back('\n');
+  for (node_t u = 0; u < g.n; ++u) {
+    for (node_t v : g.successors(u)) {
+      append_number(chunk, u, ' ');
+      append_number(chunk, v, '\n');
+    }
+    if (chunk.size() >= (1 << 20)) {
+      out.write(chunk);
+      chunk.clear();
+      if (progress) progress(g.offsets[u + 1]);
+    }
+  }
+  out.write(chunk);
+}
+
+bool is_edge_list_path(std::string_view path) { return path.ends_with(".el"); }
 
 }  // namespace grundy

@@ -1,6 +1,7 @@
 #include "grundy/formats/game_loader.hpp"
 
 #include "grundy/formats/classic_text.hpp"
+#include "grundy/core/input_error.hpp"
 #include "grundy/formats/gcsr.hpp"
 
 namespace grundy {
@@ -18,10 +19,38 @@ void view_gcsr(std::string_view bytes, const std::string& name, const ParallelCo
 
 }  // namespace
 
+InputFormat input_format(std::string_view bytes, std::string_view name) {
+  struct Packed {
+    std::string_view magic, kind, unpacker;
+  };
+  static constexpr Packed kPacked[] = {{"\x1f\x8b", "gzip", "zcat"},
+                                       {"\x28\xb5\x2f\xfd", "zstd", "zstdcat"},
+                                       {"\xfd"
+                                        "7zXZ",
+                                        "xz", "xzcat"},
+                                       {"BZh", "bzip2", "bzcat"}};
+  for (const Packed& p : kPacked) {
+    if (!bytes.starts_with(p.magic) || (p.kind == "bzip2" && (bytes.size() < 4 || bytes[3] < '1' || bytes[3] > '9')))
+      continue;
+    const std::string file = name == "<stdin>" ? "FILE" : std::string(name);
+    throw InputError(
+        std::string(name) + ": " + std::string(p.kind) +
+        "-compressed data; unpack it first: " + std::string(p.unpacker) + " " + file + " | grundy solve -" +
+        (is_edge_list_path(name) ? " (an edge list through a pipe: grundy convert - OUT.gcsr --from el)" : ""));
+  }
+  if (looks_like_gcsr(bytes)) return InputFormat::gcsr;
+  return is_edge_list_path(name) ? InputFormat::edge_list : InputFormat::classic;
+}
+
 LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
   LoadedGame g;
-  if (looks_like_gcsr(bytes)) {
+  const InputFormat format = input_format(bytes, name);
+  if (format == InputFormat::gcsr) {
     view_gcsr(bytes, name, pc, timer, g);
+  } else if (format == InputFormat::edge_list) {
+    g.owned = parse_edge_list(bytes, {.source = name, .threads = pc.threads, .timer = timer});
+    g.view = g.owned.view();
+    g.format = "el";
   } else {
     g.owned = parse_classic(bytes, {name, pc.threads, timer});
     g.view = g.owned.view();
@@ -32,8 +61,14 @@ LoadedGame load_game(std::string_view bytes, const std::string& name, const Para
 GameInput load_game(std::string_view bytes, const ParseOptions& options, const ParallelConfig& pc,
                     LoadScratch& scratch) {
   GameInput g;
-  if (looks_like_gcsr(bytes)) {
+  const InputFormat format = input_format(bytes.substr(options.start), options.source);
+  if (format == InputFormat::gcsr) {
     view_gcsr(bytes, std::string(options.source), pc, options.timer, g);
+  } else if (format == InputFormat::edge_list) {
+    scratch.game = parse_edge_list(bytes.substr(options.start),
+                                   {.source = options.source, .threads = pc.threads, .timer = options.timer});
+    g.view = scratch.game.view();
+    g.format = "el";
   } else {
     parse_classic(bytes, options, scratch.game, scratch.ids);
     g.view = scratch.game.view();

@@ -1,5 +1,7 @@
-// One way to turn input bytes into a game: classic text or .gcsr, told apart
-// by content (the .gcsr magic), never by file name.
+// One way to turn input bytes into a game: classic text, an edge list or
+// .gcsr. A .gcsr is told by content (its magic); an edge list, which no
+// content tells from classic text, by its name (.el), the same for every
+// command; compressed input is refused with the command that unpacks it.
 #pragma once
 
 #include <span>
@@ -13,13 +15,19 @@
 
 namespace grundy {
 
+enum class InputFormat { classic, edge_list, gcsr };
+
+/// What `bytes` (named `name`, "<stdin>" for a stream) hold. Throws
+/// InputError for gzip, zstd, xz and bzip2 data, naming the unpacker.
+InputFormat input_format(std::string_view bytes, std::string_view name);
+
 /// A game as loaded, viewed where it lies (a mapped .gcsr, or parsed arrays).
 struct GameInput {
   GameView view;        ///< ids as stored (renumbered in a layered .gcsr)
   StoredLayers layers;  ///< non-empty for a layered .gcsr
   /// Non-empty for a layered .gcsr: stored id -> the user's id (0-based).
   std::span<const node_t> original_ids;
-  const char* format = "text";  ///< "text" or "gcsr"
+  const char* format = "text";  ///< "text", "el" or "gcsr"
 
   /// The id the user knows for stored id u (0-based).
   node_t user_id(node_t u) const { return original_ids.empty() ? u : original_ids[u]; }

@@ -166,13 +166,26 @@ StreamFramer::StreamFramer(std::string_view text) : text_(text) {
   line_laid_ = pos_ < text_.size() && looks_line_laid();
 }
 
+bool StreamFramer::sees_layout(std::string_view text) {
+  unsigned lines = 0;
+  for (std::size_t x = content_line(text, 0); x < text.size(); x = next_line(text, x)) {
+    if (line_end(text, x) >= text.size()) return false;  // the line may go on
+    if (++lines > kLook) return true;
+  }
+  return false;
+}
+
+StreamFramer::StreamFramer(std::string_view text, const Resume& resume)
+    : text_(text), index_(resume.index), line_(resume.line), line_laid_(resume.line_laid), resumed_(true) {
+  pos_ = content_line(text_, 0);
+}
+
 // A header alone on the first line (four tokens: a one-line instance with
 // no edges, still laid one instance a line), or, when the first instance is
 // the damaged one, short lines nearly everywhere among the first ones: a
 // free-form stream puts many numbers on each line.
 bool StreamFramer::looks_line_laid() const {
   if (read_line(text_, pos_).count <= 4) return true;
-  constexpr unsigned kLook = 64;
   unsigned lines = 0, short_lines = 0;
   for (std::size_t x = next_line(text_, pos_); x < text_.size() && lines < kLook; x = next_line(text_, x)) {
     ++lines;
@@ -369,7 +382,7 @@ FramedInstance StreamFramer::make(std::size_t begin, std::size_t end) {
 FramedInstance StreamFramer::make_damaged(std::size_t begin, std::size_t end) {
   FramedInstance r = make(begin, end);
   const LineTokens t = read_line(text_, begin);
-  const bool whole_text = begin == content_line(text_, 0) && end == text_.size();
+  const bool whole_text = !resumed_ && begin == content_line(text_, 0) && end == text_.size();
   if (t.count < 3 && !whole_text)
     r.error = "the header \"" + std::string(text_.substr(begin, t.end - begin)) +
               "\" is not three numbers N M K on a line of its own";
@@ -466,6 +479,62 @@ std::vector<InstanceSpan> split_instances(std::string_view text, std::size_t fro
     from = c->span.end;
   }
   return spans;
+}
+
+bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<const std::string>& text) {
+  out.clear();
+  if (done_) return false;
+  std::size_t target = window_;
+  while (true) {
+    read_until(target);
+    // The layout is read once, from the first window, which must then hold
+    // every line the framer reads to decide it.
+    if (!resume_ && !eof_ && !StreamFramer::sees_layout(carry_)) {
+      target = 2 * std::max(target, carry_.size());
+      continue;
+    }
+    text = std::make_shared<const std::string>(std::move(carry_));
+    carry_.clear();
+    std::optional<StreamFramer> framer;
+    if (resume_)
+      framer.emplace(*text, *resume_);
+    else
+      framer.emplace(*text);
+    while (auto f = framer->next()) out.push_back(std::move(*f));
+    if (eof_) {
+      done_ = true;
+      return true;
+    }
+    if (out.size() > kReframed) {
+      const FramedInstance& first_kept = out[out.size() - kReframed];
+      resume_ = StreamFramer::Resume{framer->line_laid(), first_kept.index, first_kept.line};
+      carry_ = text->substr(first_kept.span.begin);
+      out.resize(out.size() - kReframed);
+      return true;
+    }
+    // Too few instances in the window to keep any: a larger one.
+    carry_ = *text;
+    out.clear();
+    target = 2 * std::max(target, carry_.size());
+  }
+}
+
+void WindowedFramer::read_until(std::size_t target) {
+  std::size_t filled = carry_.size();
+  if (eof_ || filled >= target) return;
+  carry_.resize(target);  // once: the reader fills it in place
+  while (!eof_ && filled < target) {
+    std::size_t got = 0;
+    try {
+      got = read_(carry_.data() + filled, target - filled);
+    } catch (...) {
+      carry_.resize(filled);
+      throw;
+    }
+    filled += got;
+    eof_ = got == 0;
+  }
+  carry_.resize(filled);
 }
 
 }  // namespace grundy

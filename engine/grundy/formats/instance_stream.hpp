@@ -25,6 +25,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,8 +61,24 @@ struct FramedInstance {
 class StreamFramer {
  public:
   explicit StreamFramer(std::string_view text);
+
+  /// Where a window of a longer stream starts: text[0] is the first byte of
+  /// an instance that an earlier window placed (on `line`, numbered `index`,
+  /// 0 once lost), in a stream whose layout that window read.
+  struct Resume {
+    bool line_laid = false;
+    std::uint64_t index = 1;
+    std::uint64_t line = 1;
+  };
+  StreamFramer(std::string_view text, const Resume& resume);
   std::optional<FramedInstance> next();
   bool line_laid() const { return line_laid_; }
+
+  /// The lines after the first that the layout is read from.
+  static constexpr unsigned kLook = 64;
+  /// True when `text` (a stream's start) holds every line the layout is read
+  /// from, each ended: a window that does not must grow before framing.
+  static bool sees_layout(std::string_view text);
 
   /// A bad region's numbers may differ from its header's promise by this
   /// much and still be one instance: a missing or extra edge, or token.
@@ -99,12 +117,51 @@ class StreamFramer {
   std::uint64_t line_ = 1;    // the line of pos_, counted incrementally
   std::size_t line_pos_ = 0;  // the byte line_ was counted up to
   bool line_laid_ = false;
+  bool resumed_ = false;  // text_ is a later window of a stream, never the whole of it
   bool done_ = false;
   std::optional<FramedInstance> queued_;  // the second of two instances placed at once
   std::size_t anchor_from_ = SIZE_MAX;    // find_anchor's last question and answer
   std::size_t anchor_ = SIZE_MAX;
   std::size_t cached_line_ = SIZE_MAX;  // the last lookahead's frame, reused as the next instance's
   Frame cached_;
+};
+
+/// A stream that cannot be mapped (a pipe), framed a window at a time, so
+/// that a reader holds a bounded part of it, never all of it: each window is
+/// framed whole, and its last instances, whose framing may depend on bytes
+/// not read yet, are framed again at the start of the next window. The
+/// instances come out exactly as StreamFramer places them in the whole
+/// stream (the fuzz target fuzz_stream checks it); a window grows while it
+/// holds too few instances to keep any.
+class WindowedFramer {
+ public:
+  /// Fills `into` with up to `room` bytes; returns 0 at the stream's end.
+  using Reader = std::function<std::size_t(char* into, std::size_t room)>;
+
+  WindowedFramer(Reader read, std::size_t window) : read_(std::move(read)), window_(window) {}
+
+  /// The next instances, their spans within `text` (a window, shared with
+  /// whoever parses them); false at the end of the stream.
+  bool next(std::vector<FramedInstance>& out, std::shared_ptr<const std::string>& text);
+
+  /// True when the stream ended in the first window that placed anything
+  /// (names and the whitespace-only case depend on it).
+  bool whole_in_one() const { return done_ && !resume_; }
+
+  /// The last instances of a window, framed again in the next. A framing
+  /// decision looks a few instances ahead: a clean instance, a damaged one
+  /// after it, and the two clean ones (and the line after them) that end
+  /// the damaged one; this keeps two more than that.
+  static constexpr std::size_t kReframed = 6;
+
+ private:
+  void read_until(std::size_t target);
+
+  Reader read_;
+  std::size_t window_;
+  std::string carry_;  // bytes read and not yet framed for good
+  std::optional<StreamFramer::Resume> resume_;
+  bool eof_ = false, done_ = false;
 };
 
 }  // namespace grundy

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 
 #include "grundy/core/input_error.hpp"
 
@@ -61,6 +62,25 @@ void append_number(std::string& out, std::uint64_t v, char end) {
   char* p = std::to_chars(digits, digits + sizeof digits, v).ptr;
   *p++ = end;
   out.append(digits, p);
+}
+
+void require_writable(const std::string& path) {
+  if (path.empty() || names_stdout(path)) return;  // an empty path is the writer's own error
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(path + ": cannot write: it is a folder");
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec))
+    throw InputError(path + ": cannot write: " + parent.string() +
+                     (fs::exists(parent, ec) ? " is not a folder" : ": no such folder"));
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw InputError(path + ": cannot write: " + parent.string() + ": " + std::strerror(errno));
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return false;
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
 }  // namespace grundy

@@ -39,6 +39,16 @@ class OutputFile {
 /// /proc/self/fd/1): output that belongs after what stdout already got.
 bool names_stdout(const std::string& path);
 
+/// Throws InputError "<path>: cannot write: ..." when `path` cannot be
+/// created (its folder missing, not a folder, or not writable; the path a
+/// folder): what a command checks before a long job whose output is made
+/// only at its end.
+void require_writable(const std::string& path);
+
+/// True when both paths exist and name the same file (links followed): an
+/// output that would replace the input it is computed from.
+bool same_file(const std::string& a, const std::string& b);
+
 /// Appends the decimal form of v and then `end`: the hot loop of every text
 /// writer, kept free of locale and stream state.
 void append_number(std::string& out, std::uint64_t v, char end = '\n');

@@ -1,6 +1,11 @@
 #include "grundy/jobs/batch.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -34,8 +39,16 @@ struct Workspace {
   SgValues sg;
 };
 
+// Bytes that items point into, and what keeps them alive: a mapped file,
+// or one window of a stream read a window at a time.
+struct Source {
+  std::string name;
+  std::string_view bytes;
+  std::shared_ptr<const void> keep;
+};
+
 struct Item {
-  std::shared_ptr<const MappedFile> file{};  // null: the input could not be opened or listed
+  std::shared_ptr<const Source> file{};  // null: the input could not be opened or listed
   std::string open_error{};
   InstanceSpan span{};
   std::string note{};  // appended to the instance's error
@@ -43,15 +56,9 @@ struct Item {
   std::string framing_error{};  // the framer's verdict on a damaged region (not parsed)
 };
 
-InstanceResult named(std::string name) {
-  InstanceResult r;
-  r.name = std::move(name);
-  return r;
-}
-
 bool is_instance_file(const std::filesystem::path& p) {
   const auto ext = p.extension().string();
-  return ext == ".in" || ext == ".txt" || ext == ".gcsr";
+  return ext == ".in" || ext == ".txt" || ext == ".gcsr" || ext == ".el";
 }
 
 void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchOptions& o, const ParallelConfig& pc) {
@@ -62,30 +69,39 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
   try {
     if (item.file == nullptr) throw InputError(item.open_error);
     if (!item.framing_error.empty()) throw InputError(item.framing_error);
-    const std::string& path = item.file->name();
+    const std::string& path = item.file->name;
     // A stream's instance is parsed from its own start, naming its line.
-    const std::string_view bytes = item.file->bytes().substr(0, item.span.end);
+    const std::string_view bytes = item.file->bytes.substr(0, item.span.end);
     const GameInput in = load_game(bytes, {path, pc.threads, nullptr, item.span.begin, item.line}, pc, ws.load);
     const GameView& view = in.view;
     const StoredLayers& stored = in.layers;
     const CsrView& g = view.graph;
-    require_memory(graph_bytes(g) + solve_memory_bytes(g.n, g.m, Algo::level, o.verify), r.name,
+    require_memory(graph_bytes(g) + solve_memory_bytes(g.n, g.m, o.algo, o.verify), r.name,
                    std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
     r.n = g.n;
     span.arg("n", g.n);
     span.arg("m", g.m);
     r.m = g.m;
     r.k = view.tokens.size();
-    naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
-    r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
+    r.parsed = true;
+    if (o.algo == Algo::level) {
+      naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
+      r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
+    } else {
+      ws.sg = naming_cycles(r.name, [&] { return solve_sg(g, o.algo, pc, nullptr, stored); });
+      r.depth = stored.empty() ? compute_layers(g, pc).count() : stored.begin.size() - 1;
+    }
     r.nim_sum = nim_sum(ws.sg, view.tokens);
+    r.solved = true;
     r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
     const auto user = [&](node_t u) { return std::uint64_t{in.user_id(u)} + 1; };
-    if (o.move) r.move = move_line(view, ws.sg, in.original_ids);
+    if (o.move) r.move = user_move(view, ws.sg, in.original_ids);
     if (o.verify) {
       if (const auto bad = verify_sg(g, ws.sg, pc)) {
         r.status = InstanceResult::Status::mismatch;
         r.message = r.name + ": " + describe_mismatch(*bad, user(bad->node));
+      } else {
+        r.verified = true;
       }
     }
   } catch (const InputError& e) {
@@ -137,13 +153,15 @@ void walk_folder(const std::filesystem::path& dir, std::vector<BatchInput>& out)
 
 }  // namespace
 
-std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& paths) {
+std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& paths,
+                                            std::vector<std::string>* empty_folders) {
   std::vector<BatchInput> inputs;
   for (const auto& p : paths) {
     std::error_code ec;
     if (p != "-" && std::filesystem::is_directory(p, ec)) {
       std::vector<BatchInput> found;
       walk_folder(p, found);
+      if (found.empty() && empty_folders != nullptr) empty_folders->push_back(p);
       std::stable_sort(found.begin(), found.end(),
                        [](const BatchInput& a, const BatchInput& b) { return a.path < b.path; });
       inputs.insert(inputs.end(), found.begin(), found.end());
@@ -156,16 +174,43 @@ std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& path
 
 namespace {
 
+// A pipe's next bytes, for the WindowedFramer; 0 at its end.
+std::size_t read_stdin(char* into, std::size_t room) {
+  while (true) {
+    const ssize_t got = ::read(STDIN_FILENO, into, room);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR) throw InputError(std::string("<stdin>: read failed: ") + std::strerror(errno));
+  }
+}
+
+bool stdin_is_stream() {
+  struct stat st {};
+  return ::fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
+}
+
 // Turns the inputs into items, one file at a time, in input order. A file
 // stays mapped while an item of it is in flight (the items share it), so a
-// batch of 100,000 files holds only a few mappings at a time.
+// batch of 100,000 files holds only a few mappings at a time; a stream on
+// stdin is read a window at a time.
 class ItemProducer {
  public:
-  explicit ItemProducer(const std::vector<BatchInput>& inputs) : inputs_(inputs) {}
+  ItemProducer(const std::vector<BatchInput>& inputs, std::size_t stream_window)
+      : inputs_(inputs), stream_window_(stream_window) {}
 
-  // The next item and its result's name, or false at the end of the inputs.
-  bool next(Item& item, std::string& name) {
+  // The next item and its result's name, path and index, or false at the
+  // end of the inputs.
+  bool next(Item& item, InstanceResult& where) {
     while (true) {
+      if (windows_) {
+        if (pending_next_ == pending_.size() && !refill()) {
+          windows_.reset();
+          file_.reset();
+          continue;
+        }
+        const FramedInstance& here = pending_[pending_next_++];
+        place(here, windows_->whole_in_one() && pending_.size() == 1 && here.index == 1, item, where);
+        return true;
+      }
       if (framer_) {
         if (!lookahead_) {
           framer_.reset();
@@ -176,38 +221,50 @@ class ItemProducer {
         lookahead_ = framer_->next();
         const bool only = here.index == 1 && !lookahead_ && first_;
         first_ = false;
-        item = {.file = file_, .span = here.span, .note = here.note, .line = here.line};
-        if (!here.error.empty())
-          item.framing_error = file_->name() + ":" + std::to_string(here.line) + ": " + here.error;
-        name = only              ? file_->name()
-               : here.index != 0 ? file_->name() + "#" + std::to_string(here.index)
-                                 : file_->name() + ":" + std::to_string(here.line);
+        place(here, only, item, where);
         return true;
       }
       if (next_input_ == inputs_.size()) return false;
       const BatchInput& in = inputs_[next_input_++];
-      name = in.path == "-" ? "<stdin>" : in.path;
+      where.name = where.path = in.path == "-" ? "<stdin>" : in.path;
+      where.index = 1;
       if (!in.error.empty()) {
         item = {.open_error = in.path + ": " + in.error};
         return true;
       }
+      if (in.path == "-" && stdin_is_stream()) {
+        windows_.emplace(read_stdin, stream_window_);
+        pending_.clear();
+        pending_next_ = 0;
+        continue;
+      }
+      std::shared_ptr<const MappedFile> mapped;
       try {
-        file_ = std::make_shared<const MappedFile>(in.path);
+        mapped = std::make_shared<const MappedFile>(in.path);
       } catch (const InputError& e) {
         item = {.open_error = e.what()};
         return true;
       }
-      if (looks_like_gcsr(file_->bytes())) {
-        item = {.file = file_, .span = {0, file_->bytes().size()}};  // a .gcsr: read whole
+      file_ = std::make_shared<const Source>(Source{mapped->name(), mapped->bytes(), mapped});
+      InputFormat format;
+      try {
+        format = input_format(file_->bytes, file_->name);
+      } catch (const InputError& e) {
+        item = {.open_error = e.what()};
         file_.reset();
         return true;
       }
-      framer_.emplace(file_->bytes());
+      if (format != InputFormat::classic) {
+        item = {.file = file_, .span = {0, file_->bytes.size()}};  // a .gcsr or an edge list: read whole
+        file_.reset();
+        return true;
+      }
+      framer_.emplace(file_->bytes);
       first_ = true;
       lookahead_ = framer_->next();
       if (!lookahead_) {  // nothing but whitespace: an error to report
         framer_.reset();
-        item = {.file = file_, .span = {0, file_->bytes().size()}};
+        item = {.file = file_, .span = {0, file_->bytes.size()}};
         file_.reset();
         return true;
       }
@@ -215,25 +272,62 @@ class ItemProducer {
   }
 
  private:
+  // The item of one framed instance of file_, and its result's name.
+  void place(const FramedInstance& here, bool only, Item& item, InstanceResult& where) const {
+    item = {.file = file_, .span = here.span, .note = here.note, .line = here.line};
+    if (!here.error.empty()) item.framing_error = file_->name + ":" + std::to_string(here.line) + ": " + here.error;
+    where.name = only              ? file_->name
+                 : here.index != 0 ? file_->name + "#" + std::to_string(here.index)
+                                   : file_->name + ":" + std::to_string(here.line);
+    where.path = file_->name;
+    where.index = here.index;
+  }
+
+  // The stream's next window of instances; false at its end. A stream of
+  // nothing but whitespace is one item, parsed for its error.
+  bool refill() {
+    pending_next_ = 0;
+    std::shared_ptr<const std::string> window;
+    while (windows_->next(pending_, window)) {
+      file_ = std::make_shared<const Source>(Source{"<stdin>", *window, window});
+      if (!pending_.empty()) return true;
+      if (windows_->whole_in_one()) {
+        FramedInstance whole;
+        whole.span = {0, file_->bytes.size()};
+        whole.index = 1;
+        whole.line = 1;
+        pending_.push_back(std::move(whole));
+        return true;
+      }
+    }
+    return false;
+  }
+
   const std::vector<BatchInput>& inputs_;
+  std::size_t stream_window_;
   std::size_t next_input_ = 0;
-  std::shared_ptr<const MappedFile> file_;  // the text file being framed
+  std::shared_ptr<const Source> file_;  // the text file or stream window being framed
   std::optional<StreamFramer> framer_;
   std::optional<FramedInstance> lookahead_;  // its next instance, found early
   bool first_ = false;
+  std::optional<WindowedFramer> windows_;  // stdin as a stream
+  std::vector<FramedInstance> pending_;    // the current window's instances
+  std::size_t pending_next_ = 0;
 };
 
 }  // namespace
 
 BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions& o,
                       const std::function<void(const InstanceResult&)>& sink,
-                      const std::function<void(std::size_t, std::size_t)>& progress) {
-  std::size_t total_bytes = 0, done_bytes = 0;
+                      const std::function<void(const BatchCounts&, std::uint64_t)>& progress) {
+  // The total is known only when no input is a stream.
+  std::uint64_t total_bytes = 0;
   for (const auto& in : inputs) {
     std::error_code ec;
-    const auto size = in.path == "-" || !in.error.empty() ? 0 : std::filesystem::file_size(in.path, ec);
-    total_bytes += ec ? 0 : static_cast<std::size_t>(size);
+    const auto size = !in.error.empty() ? 0 : std::filesystem::file_size(in.path, ec);
+    total_bytes += ec ? 0 : static_cast<std::uint64_t>(size);
   }
+  if (std::any_of(inputs.begin(), inputs.end(), [](const BatchInput& in) { return in.path == "-"; })) total_bytes = 0;
   BatchCounts counts;
 
   // A pipeline: splitting (serial, in order) runs while earlier instances
@@ -243,18 +337,18 @@ BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions&
     std::vector<Item> items;
     std::vector<InstanceResult> results;
   };
-  ItemProducer producer(inputs);
+  ItemProducer producer(inputs, o.stream_window);
   constexpr std::size_t kChunkItems = 16;
   const auto produce = [&]() -> Chunk* {
     auto chunk = std::make_unique<Chunk>();
     Item item;
-    std::string name;
-    while (chunk->items.size() < kChunkItems && producer.next(item, name)) {
+    InstanceResult where;
+    while (chunk->items.size() < kChunkItems && producer.next(item, where)) {
       chunk->items.push_back(std::move(item));
-      chunk->results.push_back(named(std::move(name)));
+      chunk->results.push_back(std::move(where));
       chunk->results.back().line = chunk->items.back().line;
       item = {};
-      name.clear();
+      where = {};
     }
     return chunk->items.empty() ? nullptr : chunk.release();
   };
@@ -269,11 +363,11 @@ BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions&
   const auto emit = [&](Chunk* c) {
     const std::unique_ptr<Chunk> owned(c);  // unmaps a finished file with its last items
     for (std::size_t i = 0; i < c->items.size(); ++i) {
-      done_bytes += c->items[i].span.end - c->items[i].span.begin;
+      counts.bytes_done += c->items[i].span.end - c->items[i].span.begin;
       counts.add(c->results[i]);
       sink(c->results[i]);
     }
-    if (progress) progress(done_bytes, total_bytes);
+    if (progress) progress(counts, total_bytes);
   };
   if (o.pc.threads > 1) {
     ordered_pipeline<Chunk>(o.pc.threads * 4, produce, solve, emit);
@@ -286,6 +380,10 @@ BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions&
 void BatchCounts::add(const InstanceResult& r) {
   ++instances;
   bytes += r.bytes;
+  if (r.verified) {
+    ++verified;
+    verified_nodes += r.n;
+  }
   switch (r.status) {
     case InstanceResult::Status::win: ++wins; break;
     case InstanceResult::Status::lose: ++losses; break;

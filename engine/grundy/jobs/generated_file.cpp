@@ -21,6 +21,19 @@ std::uint64_t write_layered_gcsr(const std::string& path, const GameView& game, 
   return layers.count();
 }
 
+std::uint64_t planned_output_bytes(const GenSpec& s, const std::string& path, bool layered, std::uint64_t instances) {
+  const double n = static_cast<double>(s.nodes), m = static_cast<double>(generated_edges(s)),
+               k = static_cast<double>(s.tokens);
+  double bytes = 0;
+  if (is_gcsr_path(path)) {
+    bytes = 4096 + 8 * (n + 1) + 4 * m + 4 * k + (layered ? 4 * n + 4 * (n + 1) : 0);
+  } else {
+    const double digits = static_cast<double>(std::to_string(s.nodes).size());
+    bytes = static_cast<double>(instances) * (3 * 21 + m * (2 * digits + 2) + k * (digits + 1));
+  }
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
 void write_generated(const GenSpec& s, const std::string& path, bool layered, std::uint64_t instances,
                      const ParallelConfig& pc, const std::function<void(std::uint64_t)>& progress) {
   check_spec(s);
@@ -47,10 +60,20 @@ void write_generated(const GenSpec& s, const std::string& path, bool layered, st
     write_layered_gcsr(path, generate(s, pc).view(), pc, path);
     return;
   }
+  const bool edge_list = is_edge_list_path(path);
+  if (instances > 1 && edge_list)
+    throw std::invalid_argument("--instances needs classic text (an edge list is one graph)");
   OutputFile file(path);
   GenSpec one = s;
   for (std::uint64_t i = 0; i < instances; ++i, ++one.seed) {
-    write_classic(generate(one, pc).view(), file);
+    const auto written = [&](std::uint64_t edges) {
+      if (progress) progress(i * m + edges);
+    };
+    const OwnedGame game = generate(one, pc);
+    if (edge_list)
+      write_edge_list(game.view(), file, written);
+    else
+      write_classic(game.view(), file, written);
     if (progress) progress((i + 1) * m);
   }
   file.commit();

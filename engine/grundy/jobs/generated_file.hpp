@@ -20,7 +20,13 @@ namespace grundy {
 std::uint64_t write_layered_gcsr(const std::string& path, const GameView& game, const ParallelConfig& pc,
                                  const std::string& source);
 
-/// Writes spec to `path`: .gcsr by its extension, text otherwise; `layered`
+/// About how many bytes write_generated() will write for these arguments
+/// (exact for .gcsr but a layered file's few degree runs; an upper bound
+/// for text, every id taken at N's digits).
+std::uint64_t planned_output_bytes(const GenSpec& spec, const std::string& path, bool layered, std::uint64_t instances);
+
+/// Writes spec to `path`: .gcsr or an edge list (.el) by its extension,
+/// classic text otherwise; `layered`
 /// needs .gcsr. `instances` > 1 writes that many text instances (seeds
 /// seed, seed+1, ...) as one stream. Throws std::invalid_argument for an
 /// impossible request, InputError for I/O failures (no partial file is left).

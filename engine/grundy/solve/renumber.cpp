@@ -47,4 +47,21 @@ void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConf
   std::copy(order, order + g.n, out.original_ids);
 }
 
+OwnedGame restore_user_ids(const GameView& game, std::span<const node_t> original_ids) {
+  const CsrView& g = game.graph;
+  OwnedGame out;
+  out.n = g.n;
+  out.offsets = Array<edge_t>(std::size_t{g.n} + 1, 0);
+  for (node_t u = 0; u < g.n; ++u) out.offsets[original_ids[u] + std::size_t{1}] = g.offsets[u + 1] - g.offsets[u];
+  for (node_t u = 0; u < g.n; ++u) out.offsets[u + std::size_t{1}] += out.offsets[u];
+  out.targets = Array<node_t>(g.m);
+  for (node_t u = 0; u < g.n; ++u) {
+    edge_t at = out.offsets[original_ids[u]];
+    for (const node_t v : g.successors(u)) out.targets[at++] = original_ids[v];
+  }
+  out.tokens = Array<node_t>(game.tokens.size());
+  for (std::size_t t = 0; t < game.tokens.size(); ++t) out.tokens[t] = original_ids[game.tokens[t]];
+  return out;
+}
+
 }  // namespace grundy

@@ -32,4 +32,8 @@ struct RenumberedBuffers {
 /// renumbered game. Tokens follow their nodes.
 void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc, const RenumberedBuffers& out);
 
+/// The game in the user's ids again: `original_ids` maps each stored id to
+/// the user's (what a layered .gcsr keeps). Rows keep their order.
+OwnedGame restore_user_ids(const GameView& game, std::span<const node_t> original_ids);
+
 }  // namespace grundy

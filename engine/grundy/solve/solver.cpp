@@ -40,6 +40,10 @@ std::string describe_mismatch(const Mismatch& bad, std::uint64_t user_node) {
          std::to_string(bad.got) + ", expected " + std::to_string(bad.want);
 }
 
+std::string describe_verified(std::uint64_t n, std::uint64_t m) {
+  return "verified: Boost.Graph baseline + mex rule, " + std::to_string(n) + " nodes, " + std::to_string(m) + " edges";
+}
+
 std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bool verify) {
   // Bytes a node and an edge beyond the graph's own arrays, rounded up from
   // each engine's peak RSS (the commit that set them says how it was taken):

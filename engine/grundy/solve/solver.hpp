@@ -51,6 +51,10 @@ struct Mismatch {
 /// node as the user numbers it.
 std::string describe_mismatch(const Mismatch& bad, std::uint64_t user_node);
 
+/// What verify_sg checked, said on success: "verified: Boost.Graph
+/// baseline + mex rule, 6 nodes, 7 edges".
+std::string describe_verified(std::uint64_t n, std::uint64_t m);
+
 /// The first node where `got` and `want` differ (lowest id), if any.
 std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want);
 

@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <thread>
 
 #include "command.hpp"
+#include "json.hpp"
 #include "grundy/primitives/arena.hpp"
 
 namespace grundy::cli {
@@ -69,35 +71,50 @@ std::optional<std::uint64_t> parse_count(const std::string& text, std::string& w
   return base;
 }
 
-CLI::Validator count_text() {
+CLI::Validator count_within(const std::string& option, std::uint64_t lo, std::uint64_t hi) {
   return CLI::Validator(
-      [](std::string& value) -> std::string {
+      [=](std::string& value) -> std::string {
         if (!value.empty() && (value[0] == '-' || value[0] == '+'))
           return "\"" + value + "\" has a sign: a count is a plain number";
         std::string why;
         const auto v = parse_count(value, why);
         if (!v) return "\"" + value + "\" " + (why.empty() ? "is not a count (digits, 1e6, 10M or 2^20)" : why);
+        if (*v < lo || *v > hi)
+          return option + " " + value + " is not between " + std::to_string(lo) + " and " + std::to_string(hi);
         value = std::to_string(*v);
         return {};
       },
-      "N");
+      "");  // no description: the help shows the option's type name (N) alone
+}
+
+CLI::Validator number_within(const std::string& option, double lo, double hi) {
+  return CLI::Validator(
+      [=](std::string& value) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        if (value.empty() || end != value.c_str() + value.size() || !(v >= lo && v <= hi))
+          return option + " " + value + " is not a number between " + json_number(lo) + " and " + json_number(hi);
+        return {};
+      },
+      "");
 }
 
 unsigned max_threads() { return std::max(8u, 4 * cores()); }
 
 void add_threads_option(CLI::App& sub, unsigned& threads) {
-  sub.add_option("-t,--threads", threads, "worker threads (default: every core)")
-      ->type_name("N")
-      ->transform(count_text())
-      ->check(CLI::Validator(
-          [](std::string& value) -> std::string {
-            const unsigned long long v = std::stoull(value);
-            if (v < 1 || v > max_threads())
-              return "--threads " + value + " is not between 1 and " + std::to_string(max_threads()) +
-                     " (4 per core here, at least 8)";
-            return {};
-          },
-          "N"));
+  add_count(sub, "-t,--threads", threads, "worker threads (default: every core; 4 per core here at most, or 8)", 1,
+            max_threads());
+}
+
+namespace {
+bool g_quiet = false;
+}
+
+bool quiet() { return g_quiet; }
+
+void add_quiet_option(CLI::App& sub) {
+  sub.add_flag_callback(
+      "-q,--quiet", [] { g_quiet = true; }, "no progress line, notes or summary on stderr (errors still)");
 }
 
 unsigned resolve_threads(unsigned requested) {
@@ -118,7 +135,7 @@ void set_command_line(int argc, char** argv) {
 
 int run_with_threads(unsigned requested, const std::function<int()>& body) {
   if (requested == 0) return body();
-  if (requested > cores())
+  if (requested > cores() && !quiet())
     std::fprintf(stderr, "grundy: note: %u threads on %u cores: the threads past the cores take turns\n", requested,
                  cores());
   return in_arena(requested, body);
