@@ -3,6 +3,7 @@
 #include "grundy/formats/classic_text.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/formats/gcsr.hpp"
+#include "grundy/io/mapped_file.hpp"
 
 namespace grundy {
 
@@ -20,24 +21,7 @@ void view_gcsr(std::string_view bytes, const std::string& name, const ParallelCo
 }  // namespace
 
 InputFormat input_format(std::string_view bytes, std::string_view name) {
-  struct Packed {
-    std::string_view magic, kind, unpacker;
-  };
-  static constexpr Packed kPacked[] = {{"\x1f\x8b", "gzip", "zcat"},
-                                       {"\x28\xb5\x2f\xfd", "zstd", "zstdcat"},
-                                       {"\xfd"
-                                        "7zXZ",
-                                        "xz", "xzcat"},
-                                       {"BZh", "bzip2", "bzcat"}};
-  for (const Packed& p : kPacked) {
-    if (!bytes.starts_with(p.magic) || (p.kind == "bzip2" && (bytes.size() < 4 || bytes[3] < '1' || bytes[3] > '9')))
-      continue;
-    const std::string file = name == "<stdin>" ? "FILE" : std::string(name);
-    throw InputError(
-        std::string(name) + ": " + std::string(p.kind) +
-        "-compressed data; unpack it first: " + std::string(p.unpacker) + " " + file + " | grundy solve -" +
-        (is_edge_list_path(name) ? " (an edge list through a pipe: grundy convert - OUT.gcsr --from el)" : ""));
-  }
+  if (const std::string packed = compressed_input_error(bytes, name); !packed.empty()) throw InputError(packed);
   if (looks_like_gcsr(bytes)) return InputFormat::gcsr;
   return is_edge_list_path(name) ? InputFormat::edge_list : InputFormat::classic;
 }

@@ -3,12 +3,16 @@
 #include <bit>
 #include <cstdint>
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "grundy/core/input_error.hpp"
+#include "grundy/core/memory_budget.hpp"
 #include "grundy/formats/text_tokens.hpp"
+#include "grundy/io/mapped_file.hpp"
 #include "grundy/primitives/simd/byte_masks.hpp"
 
 namespace grundy {
@@ -509,11 +513,15 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
       const FramedInstance& first_kept = out[out.size() - kReframed];
       resume_ = StreamFramer::Resume{framer->line_laid(), first_kept.index, first_kept.line};
       carry_ = text->substr(first_kept.span.begin);
+      consumed_ += first_kept.span.begin;
+      line_ = first_kept.line;
+      checked_ = carry_.size();
       out.resize(out.size() - kReframed);
       return true;
     }
     // Too few instances in the window to keep any: a larger one.
     carry_ = *text;
+    checked_ = carry_.size();
     out.clear();
     target = 2 * std::max(target, carry_.size());
   }
@@ -522,6 +530,9 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
 void WindowedFramer::read_until(std::size_t target) {
   std::size_t filled = carry_.size();
   if (eof_ || filled >= target) return;
+  if (target > memory_budget_bytes())
+    throw InputError(name_ + ": one instance of this stream runs past the " + std::to_string(memory_budget_bytes() >> 20) +
+                     " MiB of memory this process may use");
   carry_.resize(target);  // once: the reader fills it in place
   while (!eof_ && filled < target) {
     std::size_t got = 0;
@@ -535,6 +546,42 @@ void WindowedFramer::read_until(std::size_t target) {
     eof_ = got == 0;
   }
   carry_.resize(filled);
+  check_text(checked_);
+}
+
+// What a pipe's bytes may be: text. A .gcsr or compressed data is said by
+// name; any other byte outside text fails on the block it arrives in.
+void WindowedFramer::check_text(std::size_t from) {
+  if (consumed_ == 0 && from < 4) {
+    if (carry_.starts_with("GCSR"))
+      throw InputError(name_ + ": a .gcsr through a pipe: give batch its path (a .gcsr is mapped, not streamed)");
+    if (const std::string packed = compressed_input_error(carry_, name_); !packed.empty()) throw InputError(packed);
+  }
+  // Blocks of 4 KiB, in a branch-free form the compiler vectorises; only a
+  // block that holds a bad byte is searched byte by byte.
+  const auto is_text = [](unsigned char c) { return c >= 0x20 ? c < 0x7f : (c >= '\t' && c <= '\r'); };
+  auto bad = carry_.end();
+  constexpr std::size_t kBlock = 4096;
+  for (std::size_t at = from; at < carry_.size() && bad == carry_.end(); at += kBlock) {
+    const auto* p = reinterpret_cast<const unsigned char*>(carry_.data()) + at;
+    const std::size_t n = std::min(kBlock, carry_.size() - at);
+    unsigned char any = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      any |= static_cast<unsigned char>((p[i] < '\t') | ((p[i] > '\r') & (p[i] < 0x20)) | (p[i] >= 0x7f));
+    if (any)
+      bad = std::find_if(carry_.begin() + static_cast<std::ptrdiff_t>(at),
+                         carry_.begin() + static_cast<std::ptrdiff_t>(at + n),
+                         [&](char c) { return !is_text(static_cast<unsigned char>(c)); });
+  }
+  if (bad != carry_.end()) {
+    const std::size_t at = static_cast<std::size_t>(bad - carry_.begin());
+    const auto lines = line_ + static_cast<std::uint64_t>(std::count(carry_.begin(), bad, '\n'));
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(*bad));
+    throw InputError(name_ + ":" + std::to_string(lines) + ": byte " + hex + " at offset " +
+                     std::to_string(consumed_ + at) + ": not a text instance");
+  }
+  checked_ = carry_.size();
 }
 
 }  // namespace grundy

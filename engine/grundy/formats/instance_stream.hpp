@@ -132,13 +132,17 @@ class StreamFramer {
 /// not read yet, are framed again at the start of the next window. The
 /// instances come out exactly as StreamFramer places them in the whole
 /// stream (the fuzz target fuzz_stream checks it); a window grows while it
-/// holds too few instances to keep any.
+/// holds too few instances to keep any. Bytes no text instance holds (and a
+/// .gcsr, or compressed data, which a stream cannot be) are an InputError as
+/// soon as they arrive, and so is a window past the memory budget.
 class WindowedFramer {
  public:
   /// Fills `into` with up to `room` bytes; returns 0 at the stream's end.
   using Reader = std::function<std::size_t(char* into, std::size_t room)>;
 
-  WindowedFramer(Reader read, std::size_t window) : read_(std::move(read)), window_(window) {}
+  /// `name` is the stream's in messages ("<stdin>").
+  WindowedFramer(Reader read, std::string name, std::size_t window)
+      : read_(std::move(read)), name_(std::move(name)), window_(window) {}
 
   /// The next instances, their spans within `text` (a window, shared with
   /// whoever parses them); false at the end of the stream.
@@ -156,9 +160,14 @@ class WindowedFramer {
 
  private:
   void read_until(std::size_t target);
+  void check_text(std::size_t from);
 
   Reader read_;
+  std::string name_;
   std::size_t window_;
+  std::uint64_t consumed_ = 0;  // bytes of the stream before carry_
+  std::uint64_t line_ = 1;      // the line carry_[0] is on
+  std::size_t checked_ = 0;     // carry_'s bytes checked as text
   std::string carry_;  // bytes read and not yet framed for good
   std::optional<StreamFramer::Resume> resume_;
   bool eof_ = false, done_ = false;

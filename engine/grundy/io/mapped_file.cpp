@@ -127,6 +127,26 @@ MappedFile::~MappedFile() {
   if (stream_ != nullptr) ::munmap(stream_, stream_capacity_);
 }
 
+std::string compressed_input_error(std::string_view bytes, std::string_view name) {
+  struct Packed {
+    std::string_view magic, kind, unpacker;
+  };
+  static constexpr Packed kPacked[] = {{"\x1f\x8b", "gzip", "zcat"},
+                                       {"\x28\xb5\x2f\xfd", "zstd", "zstdcat"},
+                                       {"\xfd"
+                                        "7zXZ",
+                                        "xz", "xzcat"},
+                                       {"BZh", "bzip2", "bzcat"}};
+  for (const Packed& p : kPacked) {
+    if (!bytes.starts_with(p.magic) || (p.kind == "bzip2" && (bytes.size() < 4 || bytes[3] < '1' || bytes[3] > '9')))
+      continue;
+    const std::string file = name == "<stdin>" ? "FILE" : std::string(name);
+    return std::string(name) + ": " + std::string(p.kind) + "-compressed data; unpack it first: " +
+           std::string(p.unpacker) + " " + file + " | grundy solve -";
+  }
+  return {};
+}
+
 // A pipe, terminal or device: its length is known only at its end (if it
 // has one). It is read into anonymous memory that grows by remapping (no
 // copy, no doubling), refused past the memory budget, and, unless it starts
@@ -166,6 +186,10 @@ void MappedFile::read_stream(int fd) {
       const auto c = static_cast<unsigned char>(stream_[checked]);
       if (c == '\n') ++lines;
       const bool text = c >= 0x20 ? c < 0x7f : (c >= '\t' && c <= '\r');
+      if (!text && checked < 4) {
+        const std::string packed = compressed_input_error({stream_, used}, name_);
+        if (!packed.empty()) throw InputError(packed);
+      }
       if (!text) {
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02x", c);

@@ -13,6 +13,11 @@
 
 namespace grundy {
 
+/// When `bytes` start as gzip, zstd, xz or bzip2 data do: the error to give,
+/// "<name>: gzip-compressed data; unpack it first: zcat FILE | grundy solve -";
+/// else empty.
+std::string compressed_input_error(std::string_view bytes, std::string_view name);
+
 class MappedFile {
  public:
   /// Opens `path` ("-" is stdin). Throws InputError naming the path on failure.

@@ -84,7 +84,7 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     r.m = g.m;
     r.k = view.tokens.size();
     r.parsed = true;
-    if (o.algo == Algo::level) {
+    if (o.algo == Algo::level || o.algo == Algo::automatic) {
       naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
       r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
     } else {
@@ -233,7 +233,7 @@ class ItemProducer {
         return true;
       }
       if (in.path == "-" && stdin_is_stream()) {
-        windows_.emplace(read_stdin, stream_window_);
+        windows_.emplace(read_stdin, "<stdin>", stream_window_);
         pending_.clear();
         pending_next_ = 0;
         continue;
