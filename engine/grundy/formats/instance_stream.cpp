@@ -43,8 +43,15 @@ bool read_number(std::string_view text, std::size_t& pos, std::uint64_t& value) 
 
 inline bool is_break(char c) { return c == '\n' || c == '\r'; }
 
+// Set by every scan that reaches the end of the text. In a window of a
+// longer stream (WindowedFramer) the end is only where reading stopped, and
+// a placement that looked there may change with the bytes after it; the
+// WindowedFramer keeps only placements made without reaching it.
+thread_local bool t_reached_end = false;
+
 std::size_t line_end(std::string_view text, std::size_t pos) {
   while (pos < text.size() && !is_break(text[pos])) ++pos;
+  if (pos == text.size()) t_reached_end = true;
   return pos;
 }
 
@@ -57,6 +64,7 @@ std::size_t content_line(std::string_view text, std::size_t pos) {
       if (!is_space(text[i])) return pos;
     pos = e + 1;
   }
+  t_reached_end = true;
   return text.size();
 }
 
@@ -109,13 +117,20 @@ struct Counted {
 };
 std::optional<Counted> count_instance(std::string_view text, std::size_t pos) {
   while (pos < text.size() && is_space(text[pos])) ++pos;
-  if (pos == text.size()) return std::nullopt;
+  if (pos == text.size()) {
+    t_reached_end = true;
+    return std::nullopt;
+  }
   const std::size_t begin = pos;
   std::uint64_t n, m, k;
-  if (!read_number(text, pos, n) || !read_number(text, pos, m) || !read_number(text, pos, k))
-    return Counted{{begin, text.size()}, false};
+  const bool header = read_number(text, pos, n) && read_number(text, pos, m) && read_number(text, pos, k);
+  if (pos == text.size()) t_reached_end = true;
+  if (!header) return Counted{{begin, text.size()}, false};
   const char* p = text.data() + pos;
-  if (skip_tokens(p, text.data() + text.size(), body_count(m, k)) > 0) return Counted{{begin, text.size()}, false};
+  const bool short_of_numbers = skip_tokens(p, text.data() + text.size(), body_count(m, k)) > 0;
+  // Out of numbers, or the last one may go on past the end of the text.
+  if (short_of_numbers || p == text.data() + text.size()) t_reached_end = true;
+  if (short_of_numbers) return Counted{{begin, text.size()}, false};
   return Counted{{begin, static_cast<std::size_t>(p - text.data())}, true};
 }
 
@@ -209,9 +224,15 @@ auto StreamFramer::frame(std::size_t line) const -> Frame {
   f.body = h.end;
   // Each number needs a byte and a separator before it: no scan for a
   // promise the rest of the text cannot hold.
-  if (f.promised > (text_.size() - h.end) / 2) return f;
+  if (f.promised > (text_.size() - h.end) / 2) {
+    t_reached_end = true;
+    return f;
+  }
   const char* p = text_.data() + h.end;
-  if (skip_tokens(p, text_.data() + text_.size(), f.promised) > 0) return f;
+  if (skip_tokens(p, text_.data() + text_.size(), f.promised) > 0) {
+    t_reached_end = true;
+    return f;
+  }
   f.end = static_cast<std::size_t>(p - text_.data());
   const std::size_t e = line_end(text_, f.end);
   f.clean = count_tokens(text_, f.end, e) == 0;
@@ -444,6 +465,7 @@ std::optional<FramedInstance> StreamFramer::next_line_laid() {
   if (!damaged_header(f.next, anchor) || !no_hidden_header(f.next, anchor)) return bad_region(line, f, false);
   FramedInstance first = make(line, f.end);
   queued_ = make_damaged(f.next, anchor);
+  queued_->resumable = false;
   pos_ = anchor;
   if (anchor == text_.size()) done_ = true;
   return first;
@@ -497,53 +519,102 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
       target = 2 * std::max(target, carry_.size());
       continue;
     }
-    text = std::make_shared<const std::string>(std::move(carry_));
-    carry_.clear();
+    // Framed where it lies; it becomes the shared window only once it
+    // settles something (a window that grows is not copied).
     std::optional<StreamFramer> framer;
     if (resume_)
-      framer.emplace(*text, *resume_);
+      framer.emplace(carry_, *resume_);
     else
-      framer.emplace(*text);
-    while (auto f = framer->next()) out.push_back(std::move(*f));
+      framer.emplace(carry_);
+    // Placed for good: the instances before the first whose placement
+    // reached the window's end (the second of a pair shares the first's).
+    std::size_t settled = SIZE_MAX;
+    t_reached_end = false;
+    while (auto f = framer->next()) {
+      if (t_reached_end && f->resumable && settled == SIZE_MAX) settled = out.size();
+      out.push_back(std::move(*f));
+      t_reached_end = false;
+    }
     if (eof_) {
+      text = std::make_shared<const std::string>(std::move(carry_));
+      carry_.clear();
       done_ = true;
       return true;
     }
-    if (out.size() > kReframed) {
-      const FramedInstance& first_kept = out[out.size() - kReframed];
+    // The next window starts at the first instance not settled (at the last
+    // one when all were), placed on its own.
+    std::size_t keep_from = out.empty() ? 0 : std::min(settled, out.size() - 1);
+    while (keep_from > 0 && !out[keep_from].resumable) --keep_from;
+    if (keep_from > 0) {
+      const FramedInstance& first_kept = out[keep_from];
       resume_ = StreamFramer::Resume{framer->line_laid(), first_kept.index, first_kept.line};
+      text = std::make_shared<const std::string>(std::move(carry_));
       carry_ = text->substr(first_kept.span.begin);
       consumed_ += first_kept.span.begin;
       line_ = first_kept.line;
       checked_ = carry_.size();
-      out.resize(out.size() - kReframed);
+      out.resize(keep_from);
       return true;
     }
-    // Too few instances in the window to keep any: a larger one.
-    carry_ = *text;
-    checked_ = carry_.size();
+    // No instance settled: a larger window, framed again.
     out.clear();
-    target = 2 * std::max(target, carry_.size());
+    target = read_whole_instances();
   }
+}
+
+// How far to read when a window settled nothing: on until its first
+// instances are whole by their counts (a large instance, cheaply counted,
+// and the ones after it that its placement looks at), then one window more;
+// where the first header is not one, a window kGrowth times larger.
+std::size_t WindowedFramer::read_whole_instances() {
+  constexpr std::size_t kGrowth = 8;
+  constexpr int kWhole = 3;
+  std::size_t pos = 0;
+  for (int whole = 0; whole < kWhole && !eof_;) {
+    const std::optional<Counted> c = count_instance(carry_, pos);
+    if (c && c->whole && c->span.end < carry_.size()) {
+      pos = c->span.end;
+      ++whole;
+      continue;
+    }
+    if (!c) {  // nothing but whitespace since pos: more bytes
+      read_until(carry_.size() + window_);
+      continue;
+    }
+    // Short of numbers, or no header at all?
+    std::size_t p = c->span.begin;
+    std::uint64_t n = 0, m = 0, k = 0;
+    const bool header = read_number(carry_, p, n) && read_number(carry_, p, m) && read_number(carry_, p, k);
+    if (!header) {
+      if (whole == 0) return kGrowth * std::max(window_, carry_.size());
+      break;
+    }
+    read_until(carry_.size() + std::max(window_, carry_.size()));
+  }
+  return carry_.size() + window_;
 }
 
 void WindowedFramer::read_until(std::size_t target) {
   std::size_t filled = carry_.size();
   if (eof_ || filled >= target) return;
   if (target > memory_budget_bytes())
-    throw InputError(name_ + ": one instance of this stream runs past the " + std::to_string(memory_budget_bytes() >> 20) +
-                     " MiB of memory this process may use");
-  carry_.resize(target);  // once: the reader fills it in place
+    throw InputError(name_ + ": one instance of this stream runs past the " +
+                     std::to_string(memory_budget_bytes() >> 20) + " MiB of memory this process may use");
+  // In steps of a window at least, so that memory is touched only as bytes
+  // arrive, and the reader fills each step in place.
   while (!eof_ && filled < target) {
-    std::size_t got = 0;
-    try {
-      got = read_(carry_.data() + filled, target - filled);
-    } catch (...) {
-      carry_.resize(filled);
-      throw;
+    carry_.resize(std::min(target, filled + std::max(window_, filled / 4)));
+    while (!eof_ && filled < carry_.size()) {
+      std::size_t got = 0;
+      try {
+        got = read_(carry_.data() + filled, carry_.size() - filled);
+      } catch (...) {
+        carry_.resize(filled);
+        throw;
+      }
+      filled += got;
+      eof_ = got == 0;
     }
-    filled += got;
-    eof_ = got == 0;
   }
   carry_.resize(filled);
   check_text(checked_);

@@ -55,6 +55,10 @@ struct FramedInstance {
   /// this error (without the "<file>:<line>: " prefix), never parsed, since
   /// the parser would take the header's missing numbers from the body.
   std::string error;
+  /// False for the second of two instances placed at once (a damaged header
+  /// right after a whole instance): framing that starts at it would place it
+  /// on its own, so a window of the stream never starts there.
+  bool resumable = true;
 };
 
 /// Places the instances of a stream one at a time, in order (see above).
@@ -128,13 +132,15 @@ class StreamFramer {
 
 /// A stream that cannot be mapped (a pipe), framed a window at a time, so
 /// that a reader holds a bounded part of it, never all of it: each window is
-/// framed whole, and its last instances, whose framing may depend on bytes
-/// not read yet, are framed again at the start of the next window. The
-/// instances come out exactly as StreamFramer places them in the whole
-/// stream (the fuzz target fuzz_stream checks it); a window grows while it
-/// holds too few instances to keep any. Bytes no text instance holds (and a
-/// .gcsr, or compressed data, which a stream cannot be) are an InputError as
-/// soon as they arrive, and so is a window past the memory budget.
+/// framed whole, and the instances from the first whose placement looked at
+/// the window's end (where reading stopped, not where the stream ends) are
+/// framed again at the start of the next window, with more bytes behind
+/// them. The instances come out exactly as StreamFramer places them in the
+/// whole stream (fuzz_stream checks it with windows of 1 to 97 bytes); a
+/// window grows while none of its instances is settled, so an instance is
+/// never cut. Bytes no text instance holds (and a .gcsr, or compressed data,
+/// which a stream cannot be) are an InputError as soon as they arrive, and
+/// so is a window past the memory budget.
 class WindowedFramer {
  public:
   /// Fills `into` with up to `room` bytes; returns 0 at the stream's end.
@@ -152,14 +158,9 @@ class WindowedFramer {
   /// (names and the whitespace-only case depend on it).
   bool whole_in_one() const { return done_ && !resume_; }
 
-  /// The last instances of a window, framed again in the next. A framing
-  /// decision looks a few instances ahead: a clean instance, a damaged one
-  /// after it, and the two clean ones (and the line after them) that end
-  /// the damaged one; this keeps two more than that.
-  static constexpr std::size_t kReframed = 6;
-
  private:
   void read_until(std::size_t target);
+  std::size_t read_whole_instances();
   void check_text(std::size_t from);
 
   Reader read_;
@@ -168,7 +169,7 @@ class WindowedFramer {
   std::uint64_t consumed_ = 0;  // bytes of the stream before carry_
   std::uint64_t line_ = 1;      // the line carry_[0] is on
   std::size_t checked_ = 0;     // carry_'s bytes checked as text
-  std::string carry_;  // bytes read and not yet framed for good
+  std::string carry_;           // bytes read and not yet framed for good
   std::optional<StreamFramer::Resume> resume_;
   bool eof_ = false, done_ = false;
 };

@@ -26,8 +26,11 @@ struct BatchOptions {
   /// thread (the parallel engine); smaller ones one per thread, in parallel.
   std::size_t big_bytes = std::size_t{16} << 20;
   /// A stream on stdin (a pipe) is read this many bytes at a time (more
-  /// only while an instance does not fit); files are mapped instead.
-  std::size_t stream_window = std::size_t{8} << 20;
+  /// only while an instance does not fit); files are mapped instead. Small
+  /// enough to keep the peak far below a big stream's size, large enough
+  /// that the windows' reads and re-framing cost little
+  /// (docs/TUNING.md#stream-window).
+  std::size_t stream_window = std::size_t{1} << 20;
 };
 
 struct InstanceResult {
