@@ -176,11 +176,7 @@ Command add_batch(CLI::App& root) {
   sub->add_flag("--json", opts->json,
                 "JSON lines: name, path, index, line, verdict, xor, n, m, k, depth, microseconds, error (and move); "
                 "null where unknown (docs/OUTPUTS.md)");
-  sub->add_option("--algo", opts->algo,
-                  "auto (= level), level (parallel layers), serial (reference DFS), bgl (Boost.Graph baseline)")
-      ->type_name("ENGINE")
-      ->check(CLI::IsMember(algo_names()))
-      ->default_str("auto");
+  add_algo_option(*sub, opts->algo);
   sub->add_flag("--verify", opts->verify,
                 "check every instance against the Boost.Graph baseline (exit 3 on a mismatch)");
   sub->add_flag("--move", opts->move, "add one winning move per instance (\"move none\" when lost)");

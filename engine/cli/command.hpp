@@ -66,6 +66,9 @@ CLI::Option* add_count(CLI::App& sub, const std::string& names, Value& value, co
   return o;
 }
 
+/// --algo ENGINE (auto, level, serial, bgl), the same on solve and batch.
+void add_algo_option(CLI::App& sub, std::string& algo);
+
 /// -q/--quiet, the same on every command: no progress line, notes or
 /// summary on stderr. quiet() says whether it was given.
 void add_quiet_option(CLI::App& sub);

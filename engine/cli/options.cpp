@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "json.hpp"
 #include "grundy/primitives/arena.hpp"
+#include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
 
@@ -104,6 +105,14 @@ unsigned max_threads() { return std::max(8u, 4 * cores()); }
 void add_threads_option(CLI::App& sub, unsigned& threads) {
   add_count(sub, "-t,--threads", threads, "worker threads (default: every core; 4 per core here at most, or 8)", 1,
             max_threads());
+}
+
+void add_algo_option(CLI::App& sub, std::string& algo) {
+  sub.add_option("--algo", algo,
+                 "auto (= level), level (parallel layers), serial (reference DFS), bgl (Boost.Graph baseline)")
+      ->type_name("ENGINE")
+      ->check(CLI::IsMember(algo_names()))
+      ->default_str("auto");
 }
 
 namespace {

@@ -174,12 +174,7 @@ Command add_solve(CLI::App& root) {
   sub->add_flag("--move", opts->move,
                 "second line: one winning move \"move <token> <from> <to>\" (1-based), or "
                 "\"move none\"");
-  sub->add_option("--algo", opts->algo,
-                  "auto (= level), level (parallel layers), serial (reference DFS), bgl "
-                  "(Boost.Graph baseline)")
-      ->type_name("ENGINE")
-      ->check(CLI::IsMember(algo_names()))
-      ->default_str("auto");
+  add_algo_option(*sub, opts->algo);
   sub->add_flag("--verify", opts->verify,
                 "recompute every SG value with the Boost.Graph baseline and check the mex rule "
                 "at every node; exit 3 on a mismatch");

@@ -10,25 +10,18 @@
 
 #include <thread>
 
+#include "expectations.hpp"
 #include "run_process.hpp"
 
 namespace grundy {
 namespace {
 
+using test_support::expect_refused;
 using test_support::lines;
 using test_support::read_file;
 using test_support::run_grundy;
 using test_support::run_shell;
 using test_support::TempDir;
-
-// One line on stderr naming `fragment`, nothing on stdout, exit `code`.
-void expect_refused(const test_support::ProcessResult& r, const std::string& fragment, int code = 1) {
-  EXPECT_EQ(r.signal, 0) << r.err;
-  EXPECT_EQ(r.exit_code, code) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
-}
 
 TEST(Robustness, AStreamInstanceCutShortNeverShiftsTheOthersVerdicts) {
   // The case: #1 lacks its last token, so counting alone would take
