@@ -168,7 +168,7 @@ int run_batch_command(const BatchCliOptions& o) {
 Command add_batch(CLI::App& root) {
   auto opts = std::make_shared<BatchCliOptions>();
   CLI::App* sub = root.add_subcommand("batch",
-                                      "solve many instances: files, folders (*.in, *.txt, *.gcsr) and streams of "
+                                      "solve many instances: files, folders (*.in, *.txt, *.gcsr, *.el) and streams of "
                                       "concatenated instances; one line per instance, in input order");
   sub->add_option("inputs", opts->inputs, "files, folders (*.in, *.txt, *.gcsr, *.el), or - for stdin")
       ->type_name("PATH")
