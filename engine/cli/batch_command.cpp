@@ -147,10 +147,11 @@ int run_batch_command(const BatchCliOptions& o) {
   if (!quiet()) {
     std::fprintf(
         stderr,
-        "grundy: batch: %llu instances: %llu win, %llu lose, %llu errors%s%s in %.3f s "
+        "grundy: batch: %llu instance%s: %llu win, %llu lose, %llu errors%s%s in %.3f s "
         "(%.0f instances/s, %.1f MB/s, %u threads, %llu MiB peak)\n",
-        static_cast<unsigned long long>(counts.instances), static_cast<unsigned long long>(counts.wins),
-        static_cast<unsigned long long>(counts.losses), static_cast<unsigned long long>(counts.errors),
+        static_cast<unsigned long long>(counts.instances), counts.instances == 1 ? "" : "s",
+        static_cast<unsigned long long>(counts.wins), static_cast<unsigned long long>(counts.losses),
+        static_cast<unsigned long long>(counts.errors),
         counts.mismatches ? (", " + std::to_string(counts.mismatches) + " verification mismatches").c_str() : "",
         o.verify ? ("; verified: Boost.Graph baseline + mex rule, " + std::to_string(counts.verified) + " instances, " +
                     std::to_string(counts.verified_nodes) + " nodes")

@@ -438,7 +438,7 @@ Command add_bench(CLI::App& root) {
   add_count(*sub, "--warmup", opts->warmup, "untimed (but verified) trials before them", 0, 1000)->default_val(1);
   sub->add_option("--min-time", opts->min_time, "go on with trials until the timed ones took this many seconds")
       ->type_name("SECONDS")
-      ->check(number_within("--min-time", 0, 1e6));
+      ->check(number_within(0, 1e6));
   sub->add_flag("--cold", opts->cold, "drop the input from the page cache before each trial (default: warm)");
   sub->add_option("--out", opts->out, "folder for the reports (default: a new grundy-bench-<date>-<time>)")
       ->type_name("DIR");
@@ -469,11 +469,11 @@ Command add_bench(CLI::App& root) {
   cmp->add_option("--fail-above", compare->fail_above,
                   "exit 1 when an SG time is significantly slower than this ratio (a CI gate, e.g. 1.05)")
       ->type_name("RATIO")
-      ->check(number_within("--fail-above", 1e-9, 1e9));
+      ->check(number_within(1e-9, 1e9));
   cmp->add_option("--alpha", compare->alpha, "significance level of the U test")
       ->type_name("P")
       ->default_val(0.05)
-      ->check(number_within("--alpha", 1e-6, 0.5));
+      ->check(number_within(1e-6, 0.5));
   return {sub, [opts, compare, cmp] {
             if (cmp->parsed()) return run_compare(*compare);
             try {

@@ -39,12 +39,13 @@ const std::string& command_line();
 void set_command_line(int argc, char** argv);
 
 /// A validator for counts and ids: rejects a sign and values outside
-/// [lo, hi] with the option's name, and turns the shorthands 1e6, 10M (K, M,
-/// G, T: powers of 1000) and 2^20 into plain decimal.
-CLI::Validator count_within(const std::string& option, std::uint64_t lo, std::uint64_t hi);
+/// [lo, hi] (CLI11 names the option before the message), and turns the
+/// shorthands 1e6, 10M (K, M, G, T: powers of 1000) and 2^20 into plain
+/// decimal.
+CLI::Validator count_within(std::uint64_t lo, std::uint64_t hi);
 
 /// The same for a real number (seconds, ratios) in [lo, hi].
-CLI::Validator number_within(const std::string& option, double lo, double hi);
+CLI::Validator number_within(double lo, double hi);
 
 template <class Value>
 struct CountOf {
@@ -62,7 +63,7 @@ CLI::Option* add_count(CLI::App& sub, const std::string& names, Value& value, co
                        std::uint64_t lo = 0,
                        std::uint64_t hi = std::numeric_limits<typename CountOf<Value>::type>::max()) {
   CLI::Option* o = sub.add_option(names, value, help);
-  o->type_name("N")->transform(count_within(o->get_name(), lo, hi));
+  o->type_name("N")->transform(count_within(lo, hi));
   return o;
 }
 

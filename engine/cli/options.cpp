@@ -72,7 +72,7 @@ std::optional<std::uint64_t> parse_count(const std::string& text, std::string& w
   return base;
 }
 
-CLI::Validator count_within(const std::string& option, std::uint64_t lo, std::uint64_t hi) {
+CLI::Validator count_within(std::uint64_t lo, std::uint64_t hi) {
   return CLI::Validator(
       [=](std::string& value) -> std::string {
         if (!value.empty() && (value[0] == '-' || value[0] == '+'))
@@ -80,21 +80,21 @@ CLI::Validator count_within(const std::string& option, std::uint64_t lo, std::ui
         std::string why;
         const auto v = parse_count(value, why);
         if (!v) return "\"" + value + "\" " + (why.empty() ? "is not a count (digits, 1e6, 10M or 2^20)" : why);
-        if (*v < lo || *v > hi)
-          return option + " " + value + " is not between " + std::to_string(lo) + " and " + std::to_string(hi);
+        // CLI11 names the option before the message: "--threads: 0 is not ...".
+        if (*v < lo || *v > hi) return value + " is not between " + std::to_string(lo) + " and " + std::to_string(hi);
         value = std::to_string(*v);
         return {};
       },
       "");  // no description: the help shows the option's type name (N) alone
 }
 
-CLI::Validator number_within(const std::string& option, double lo, double hi) {
+CLI::Validator number_within(double lo, double hi) {
   return CLI::Validator(
       [=](std::string& value) -> std::string {
         char* end = nullptr;
         const double v = std::strtod(value.c_str(), &end);
         if (value.empty() || end != value.c_str() + value.size() || !(v >= lo && v <= hi))
-          return option + " " + value + " is not a number between " + json_number(lo) + " and " + json_number(hi);
+          return value + " is not a number between " + json_number(lo) + " and " + json_number(hi);
         return {};
       },
       "");

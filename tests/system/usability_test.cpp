@@ -87,7 +87,7 @@ TEST(Usability, SolveOpensEveryOutputBeforeItWorks) {
 TEST(Usability, CountsRefuseSignsAndOverflowAndTakeShorthands) {
   expect_refused(run_grundy({"gen", "-n", "-5", "x.gcsr"}), "--nodes: \"-5\" has a sign", 2);
   expect_refused(run_grundy({"gen", "-n", "2^70", "x.gcsr"}), "is past 2^64 - 1", 2);
-  expect_refused(run_grundy({"solve", "-t", "99999999999", kSample}), "is not between 1 and", 2);
+  expect_refused(run_grundy({"solve", "-t", "99999999999", kSample}), "--threads: 99999999999 is not between 1 and", 2);
   expect_refused(run_grundy({"solve", "--trials", "+3", kSample}), "--trials: \"+3\" has a sign", 2);
   TempDir dir;
   for (const char* nodes : {"1e4", "10K", "10000"}) {
