@@ -61,11 +61,6 @@ std::string escaped_name(const std::string& name) {
   return out;
 }
 
-std::string move_text(const std::optional<UserMove>& m) {
-  if (!m) return "move none";
-  return "move " + std::to_string(m->token) + " " + std::to_string(m->from) + " " + std::to_string(m->to);
-}
-
 std::string text_line(const InstanceResult& r, bool with_move) {
   std::string line = escaped_name(r.name) + "\t" + verdict(r.status);
   if (!r.message.empty()) line += "\t" + r.message;

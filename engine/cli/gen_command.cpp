@@ -61,10 +61,10 @@ void check_size(const GenOptions& o, std::uint64_t planned) {
   const std::uint64_t free = space.available;
   const std::uint64_t limit = o.max_size > 0 ? std::min<std::uint64_t>(o.max_size, free) : free / 2;
   if (planned <= limit) return;
-  const std::string what = o.max_size > 0 && o.max_size <= free
-                               ? "--max-size " + size_text(o.max_size)
-                               : (o.max_size > 0 ? "the " : "half the ") + size_text(free) + " free on " +
-                                     dir.string() + (o.max_size > 0 ? "" : " (--max-size)");
+  const std::string where = size_text(free) + " free on " + dir.string();
+  const std::string what = o.max_size == 0      ? "half the " + where + " (--max-size)"
+                           : o.max_size <= free ? "--max-size " + size_text(o.max_size)
+                                                : "the " + where;
   throw InputError(o.out + ": the output would be about " + size_text(planned) + ", more than " + what +
                    "; give --force to write it anyway");
 }

@@ -30,10 +30,13 @@ std::optional<UserMove> user_move(const GameView& game, const SgValues& sg, std:
   return UserMove{mv->token + 1, user(mv->from), user(mv->to)};
 }
 
+std::string move_text(const std::optional<UserMove>& m) {
+  if (!m) return "move none";
+  return "move " + std::to_string(m->token) + " " + std::to_string(m->from) + " " + std::to_string(m->to);
+}
+
 std::string move_line(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids) {
-  const auto mv = user_move(game, sg, original_ids);
-  if (!mv) return "move none";
-  return "move " + std::to_string(mv->token) + " " + std::to_string(mv->from) + " " + std::to_string(mv->to);
+  return move_text(user_move(game, sg, original_ids));
 }
 
 }  // namespace grundy

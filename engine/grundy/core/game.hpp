@@ -34,6 +34,9 @@ struct UserMove {
 };
 std::optional<UserMove> user_move(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids = {});
 
+/// "move <token> <from> <to>", or "move none" for no move. No line end.
+std::string move_text(const std::optional<UserMove>& move);
+
 /// "move <token> <from> <to>" (1-based, nodes as the user numbers them:
 /// original_ids maps stored ids back, empty when they are the same), or
 /// "move none" when every move loses. No line end.

@@ -628,29 +628,10 @@ void WindowedFramer::check_text(std::size_t from) {
       throw InputError(name_ + ": a .gcsr through a pipe: give batch its path (a .gcsr is mapped, not streamed)");
     if (const std::string packed = compressed_input_error(carry_, name_); !packed.empty()) throw InputError(packed);
   }
-  // Blocks of 4 KiB, in a branch-free form the compiler vectorises; only a
-  // block that holds a bad byte is searched byte by byte.
-  const auto is_text = [](unsigned char c) { return c >= 0x20 ? c < 0x7f : (c >= '\t' && c <= '\r'); };
-  auto bad = carry_.end();
-  constexpr std::size_t kBlock = 4096;
-  for (std::size_t at = from; at < carry_.size() && bad == carry_.end(); at += kBlock) {
-    const auto* p = reinterpret_cast<const unsigned char*>(carry_.data()) + at;
-    const std::size_t n = std::min(kBlock, carry_.size() - at);
-    unsigned char any = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      any |= static_cast<unsigned char>((p[i] < '\t') | ((p[i] > '\r') & (p[i] < 0x20)) | (p[i] >= 0x7f));
-    if (any)
-      bad = std::find_if(carry_.begin() + static_cast<std::ptrdiff_t>(at),
-                         carry_.begin() + static_cast<std::ptrdiff_t>(at + n),
-                         [&](char c) { return !is_text(static_cast<unsigned char>(c)); });
-  }
-  if (bad != carry_.end()) {
-    const std::size_t at = static_cast<std::size_t>(bad - carry_.begin());
-    const auto lines = line_ + static_cast<std::uint64_t>(std::count(carry_.begin(), bad, '\n'));
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(*bad));
-    throw InputError(name_ + ":" + std::to_string(lines) + ": byte " + hex + " at offset " +
-                     std::to_string(consumed_ + at) + ": not a text instance");
+  const std::size_t bad = from + first_non_text(std::string_view(carry_).substr(from));
+  if (bad != carry_.size()) {
+    const auto lines = line_ + static_cast<std::uint64_t>(std::count(carry_.begin(), carry_.begin() + bad, '\n'));
+    throw InputError(non_text_error(name_, lines, static_cast<unsigned char>(carry_[bad]), consumed_ + bad));
   }
   checked_ = carry_.size();
 }

@@ -44,7 +44,7 @@ std::string npy_header(std::size_t count, unsigned bytes) {
 }
 
 template <class Out, class In>
-void write_binary(OutputFile& out, std::span<const In> values, std::span<const node_t> original_ids) {
+void write_binary(OutputFile& out, std::span<const In> values) {
   constexpr std::size_t kBlock = std::size_t{1} << 18;
   std::vector<Out> block;
   block.reserve(kBlock);
@@ -52,13 +52,6 @@ void write_binary(OutputFile& out, std::span<const In> values, std::span<const n
     out.write({reinterpret_cast<const char*>(block.data()), block.size() * sizeof(Out)});
     block.clear();
   };
-  // By the user's ids: a renumbered file's values are scattered back first.
-  Array<In> by_user;
-  if (!original_ids.empty()) {
-    by_user = Array<In>(values.size());
-    for (std::size_t u = 0; u < values.size(); ++u) by_user[original_ids[u]] = values[u];
-    values = std::span<const In>(by_user.data(), by_user.size());
-  }
   for (std::size_t u = 0; u < values.size(); ++u) {
     if constexpr (sizeof(Out) < sizeof(In)) {
       if (values[u] > 0xffff)
@@ -76,19 +69,19 @@ void write_binary(OutputFile& out, std::span<const In> values, std::span<const n
 void write_sg_file(OutputFile& out, const SgValues& sg, std::span<const node_t> original_ids, SgFileFormat format) {
   sg.visit([&](auto stored) {
     using In = std::remove_const_t<typename decltype(stored)::element_type>;
-    const std::span<const In> values(stored.data(), stored.size());
+    std::span<const In> values(stored.data(), stored.size());
+    // By the user's ids: a renumbered file's values are scattered back first.
+    Array<In> by_user;
+    if (!original_ids.empty()) {
+      by_user = Array<In>(values.size());
+      for (std::size_t u = 0; u < values.size(); ++u) by_user[original_ids[u]] = values[u];
+      values = std::span<const In>(by_user.data(), by_user.size());
+    }
     switch (format) {
-      case SgFileFormat::text: {
-        if (original_ids.empty()) return write_lines(out, values);
-        Array<In> by_user(values.size());
-        for (std::size_t u = 0; u < values.size(); ++u) by_user[original_ids[u]] = values[u];
-        return write_lines(out, std::span<const In>(by_user.data(), by_user.size()));
-      }
-      case SgFileFormat::u16: return write_binary<std::uint16_t>(out, values, original_ids);
-      case SgFileFormat::u32: return write_binary<std::uint32_t>(out, values, original_ids);
-      case SgFileFormat::npy:
-        out.write(npy_header(values.size(), sizeof(In)));
-        return write_binary<In>(out, values, original_ids);
+      case SgFileFormat::text: return write_lines(out, values);
+      case SgFileFormat::u16: return write_binary<std::uint16_t>(out, values);
+      case SgFileFormat::u32: return write_binary<std::uint32_t>(out, values);
+      case SgFileFormat::npy: out.write(npy_header(values.size(), sizeof(In))); return write_binary<In>(out, values);
     }
   });
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,14 @@ namespace grundy {
 /// "<name>: gzip-compressed data; unpack it first: zcat FILE | grundy solve -";
 /// else empty.
 std::string compressed_input_error(std::string_view bytes, std::string_view name);
+
+/// The place of the first byte in `bytes` that no text instance holds
+/// (text: printable ASCII and \t \n \v \f \r), or bytes.size(). Checked a
+/// block at a time in a form the compiler vectorises.
+std::size_t first_non_text(std::string_view bytes);
+
+/// "<name>:<line>: byte 0x00 at offset 12: not a text instance".
+std::string non_text_error(std::string_view name, std::uint64_t line, unsigned char byte, std::uint64_t offset);
 
 class MappedFile {
  public:
