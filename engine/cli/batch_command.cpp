@@ -99,6 +99,10 @@ int run_batch_command(const BatchCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   std::optional<trace::Recorder> recorder;  // --profile: a span per instance, on its worker's track
   std::optional<OutputFile> profile_out;    // opened first: a bad path fails before any work
+  if (!o.profile.empty() && distribution().ranks > 1)
+    throw UsageError(
+        "--profile traces the threads of one process; across ranks, profile one with grundy batch "
+        "--profile");
   if (!o.profile.empty()) {
     profile_out.emplace(o.profile);
     recorder.emplace(300000, false).start();
@@ -112,7 +116,8 @@ int run_batch_command(const BatchCliOptions& o) {
   if (o.stream_window > 0) options.stream_window = o.stream_window;
   std::vector<std::string> empty_folders;
   const std::vector<BatchInput> inputs = expand_batch_inputs(o.inputs, &empty_folders);
-  for (const auto& folder : empty_folders)
+  const Distribution& where = distribution();
+  for (const auto& folder : where.leads ? empty_folders : std::vector<std::string>{})
     std::fprintf(stderr, "grundy: batch: warning: %s holds no instance files (*.in, *.txt, *.gcsr, *.el)\n",
                  escaped_name(folder).c_str());
   Progress progress("batch");
@@ -120,7 +125,7 @@ int run_batch_command(const BatchCliOptions& o) {
   // chunk of instances, so a long batch or a pipe shows its results at once.
   OutputFile out("-");
   std::string lines;
-  const BatchCounts counts = run_batch(
+  const BatchCounts counts = where.batch(
       inputs, options, [&](const InstanceResult& r) { lines += o.json ? json_line(r, o.move) : text_line(r, o.move); },
       [&](const BatchCounts& so_far, std::uint64_t total_bytes) {
         out.write(lines);
@@ -143,7 +148,7 @@ int run_batch_command(const BatchCliOptions& o) {
     std::fprintf(
         stderr,
         "grundy: batch: %llu instance%s: %llu win, %llu lose, %llu errors%s%s in %.3f s "
-        "(%.0f instances/s, %.1f MB/s, %u threads, %llu MiB peak)\n",
+        "(%.0f instances/s, %.1f MB/s, %s%u threads, %llu MiB peak%s)\n",
         static_cast<unsigned long long>(counts.instances), counts.instances == 1 ? "" : "s",
         static_cast<unsigned long long>(counts.wins), static_cast<unsigned long long>(counts.losses),
         static_cast<unsigned long long>(counts.errors),
@@ -153,7 +158,8 @@ int run_batch_command(const BatchCliOptions& o) {
                        .c_str()
                  : "",
         seconds, static_cast<double>(counts.instances) / seconds, static_cast<double>(counts.bytes) / seconds / 1e6,
-        options.pc.threads, peak_rss_mib());
+        where.ranks > 1 ? (std::to_string(where.ranks) + " ranks x ").c_str() : "", options.pc.threads, peak_rss_mib(),
+        where.ranks > 1 ? " on rank 0" : "");
   }
   if (counts.mismatches) return kMismatch;
   return counts.errors ? kBadInput : kOk;

@@ -7,9 +7,13 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "grundy/jobs/batch.hpp"
 
 namespace grundy::cli {
 
@@ -33,6 +37,30 @@ Command add_gen(CLI::App& root);
 Command add_batch(CLI::App& root);
 Command add_convert(CLI::App& root);
 Command add_info(CLI::App& root);
+
+/// Where batch's work runs and which process speaks: `grundy` runs it here;
+/// `grundy-mpi` (cli/mpi_main.cpp) deals it across MPI ranks, rank 0 alone
+/// writing stdout, notes and the summary.
+struct Distribution {
+  bool leads = true;             ///< this process writes stdout, notes and the summary
+  int ranks = 1;                 ///< processes sharing the work
+  unsigned default_threads = 0;  ///< threads when --threads is not given (0: every core)
+  decltype(&run_batch) batch = &run_batch;
+};
+Distribution& distribution();
+
+/// One subcommand's name and how to add it (main() lists them).
+struct CommandEntry {
+  std::string_view name;
+  Command (*add)(CLI::App&);
+};
+
+/// A whole command line run: parse, run the chosen command, and turn every
+/// failure into one line on stderr with its exit code. `about` heads the help.
+int run_cli(int argc, char** argv, std::span<const CommandEntry> commands, const char* name, const char* about);
+
+/// Makes quiet() true (grundy-mpi's ranks past 0).
+void force_quiet();
 
 /// The command line as the user typed it (for reports), set by main().
 const std::string& command_line();

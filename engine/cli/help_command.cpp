@@ -90,7 +90,7 @@ std::optional<int> answer_before_parsing(const std::vector<std::string>& args, C
       return kUsage;
     }
     if (std::find(names.begin(), names.end(), args[1]) == names.end()) return unknown_command(args[1], names);
-    std::fputs(app.get_subcommand(args[1])->help("grundy").c_str(), stdout);
+    std::fputs(app.get_subcommand(args[1])->help(app.get_name()).c_str(), stdout);
     return kOk;
   }
   if (!first.starts_with("-") && std::find(names.begin(), names.end(), first) == names.end())

@@ -121,6 +121,13 @@ bool g_quiet = false;
 
 bool quiet() { return g_quiet; }
 
+void force_quiet() { g_quiet = true; }
+
+Distribution& distribution() {
+  static Distribution d;
+  return d;
+}
+
 void add_quiet_option(CLI::App& sub) {
   sub.add_flag_callback(
       "-q,--quiet", [] { g_quiet = true; }, "no progress line, notes or summary on stderr (errors still)");
@@ -128,6 +135,7 @@ void add_quiet_option(CLI::App& sub) {
 
 unsigned resolve_threads(unsigned requested) {
   if (requested > 0) return requested;
+  if (distribution().default_threads > 0) return distribution().default_threads;
   return cores();
 }
 
@@ -143,6 +151,7 @@ void set_command_line(int argc, char** argv) {
 }
 
 int run_with_threads(unsigned requested, const std::function<int()>& body) {
+  if (requested == 0) requested = distribution().default_threads;
   if (requested == 0) return body();
   if (requested > cores() && !quiet())
     std::fprintf(stderr, "grundy: note: %u threads on %u cores: the threads past the cores take turns\n", requested,

@@ -8,6 +8,9 @@
 #include <type_traits>
 
 #include "command.hpp"
+#include "solve_options.hpp"
+#include "bench_inputs.hpp"
+#include "grundy/gen/generator.hpp"
 #include "grundy/core/memory_budget.hpp"
 #include "perf_control.hpp"
 #include "phase_progress.hpp"
@@ -24,22 +27,6 @@
 
 namespace grundy::cli {
 namespace {
-
-struct SolveOptions {
-  std::string input = "-";
-  std::string sg_out;
-  std::string sg_format = "auto";
-  bool move = false;
-  unsigned threads = 0;
-  std::string algo = "auto";
-  bool verify = false;
-  bool stats = false;
-  std::string stats_json;
-  std::string perf_control;
-  std::string profile;
-  std::int64_t plant_error = -1;  // hidden: corrupt one node's value (tests --verify)
-  std::size_t trials = 1;
-};
 
 // GAPBS's report lines on stderr ("Trial Time:          0.01201"), so that
 // stdout keeps the verdict alone.
@@ -73,7 +60,18 @@ struct SolveOutputs {
   }
 };
 
+// --gen SPEC: the game grundy gen would write, made in memory.
+LoadedGame generated_game(const std::string& spec, const ParallelConfig& pc, PhaseTimer& timer) {
+  timer.start("generate");
+  LoadedGame game;
+  game.owned = generate(parse_solve_gen(spec).spec, pc);
+  game.view = game.owned.view();
+  timer.stop();
+  return game;
+}
+
 int solve(const SolveOptions& o) {
+  if (!o.gen.empty() && o.input != "-") throw UsageError("give an input file or --gen SPEC, not both");
   const ParallelConfig pc{resolve_threads(o.threads)};
   SolveOutputs outputs(o);
   // --profile and the stats: every thread's spans and the counters go to a
@@ -86,14 +84,16 @@ int solve(const SolveOptions& o) {
   PhaseTimer timer;
   timer.log_layers = recorder.has_value();
   timer.start("map input");
-  if (o.input == "-" && ::isatty(STDIN_FILENO) == 1 && !quiet())
+  if (o.gen.empty() && o.input == "-" && ::isatty(STDIN_FILENO) == 1 && !quiet())
     std::fprintf(stderr, "grundy: solve: reading an instance from standard input (the terminal); end it with Ctrl-D\n");
-  const MappedFile in(o.input);
+  std::optional<MappedFile> in;
+  if (o.gen.empty()) in.emplace(o.input);
+  const std::string name = o.gen.empty() ? in->name() : gen_name(o.gen);
   // (Not with --trials: its lines are the measurement.)
-  PhaseProgress progress("solve", o.trials > 1 ? 0 : in.bytes().size(), timer);
-  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
+  PhaseProgress progress("solve", o.trials > 1 || !in ? 0 : in->bytes().size(), timer);
+  const LoadedGame game = in ? load_game(in->bytes(), in->name(), pc, &timer) : generated_game(o.gen, pc, timer);
   const CsrView graph = game.view.graph;
-  require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify), in.name(),
+  require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify), name,
                  std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " + o.algo +
                      (o.verify ? " --verify" : ""));
   // --trials N: the solve N times (the input loaded once), a line each and
@@ -103,7 +103,7 @@ int solve(const SolveOptions& o) {
   if (perf) perf->enable();
   for (std::size_t trial = 0; trial < o.trials; ++trial) {
     const auto start = std::chrono::steady_clock::now();
-    sg = naming_cycles(in.name(), [&] {
+    sg = naming_cycles(name, [&] {
       return planted(solve_sg(graph, parse_algo(o.algo), pc, trial + 1 == o.trials ? &timer : nullptr, game.layers),
                      o.plant_error);
     });
@@ -119,7 +119,7 @@ int solve(const SolveOptions& o) {
     if (bad) {
       const std::string why = describe_mismatch(*bad, std::uint64_t{game.user_id(bad->node)} + 1);
       report_line("Verification:", "FAIL");
-      std::fprintf(stderr, "grundy: %s: %s\n", in.name().c_str(), why.c_str());
+      std::fprintf(stderr, "grundy: %s: %s\n", name.c_str(), why.c_str());
       return kMismatch;
     }
     report_line("Verification:", "PASS (" + describe_verified(graph.n, graph.m) + ")");
@@ -138,7 +138,7 @@ int solve(const SolveOptions& o) {
     outputs.sg->commit();
   }
   if (recorder) recorder->stop();
-  const ProfileFacts facts{"solve", in.name(), o.algo, pc.threads, graph, recorder ? MexPaths::of(graph) : MexPaths{}};
+  const ProfileFacts facts{"solve", name, o.algo, pc.threads, graph, recorder ? MexPaths::of(graph) : MexPaths{}};
   std::optional<RunStats> stats;
   if (o.stats || outputs.stats_json) stats = analyze(timer, &*recorder, facts);
   if (outputs.stats_json) write_stats_json(*outputs.stats_json, *stats, facts);
@@ -156,51 +156,7 @@ int solve(const SolveOptions& o) {
 
 Command add_solve(CLI::App& root) {
   auto opts = std::make_shared<SolveOptions>();
-  CLI::App* sub = root.add_subcommand("solve", "solve one instance: prints win or lose");
-  sub->add_option("input", opts->input,
-                  "classic text or .gcsr (told apart by content), or an edge list (.el) (\"-\": stdin)")
-      ->type_name("FILE")
-      ->default_str("-");
-  sub->add_option("--sg-out", opts->sg_out,
-                  "write every node's SG value, nodes 1..N: a line each, or binary by --sg-format (\"-\": "
-                  "stdout, after the verdict)")
-      ->type_name("FILE");
-  sub->add_option("--sg-format", opts->sg_format,
-                  "--sg-out's format: auto (npy for a .npy path, else text), text (a value a line), u16 or u32 "
-                  "(raw little-endian, a value a node), npy (NumPy, u16 or u32 as stored)")
-      ->type_name("FORMAT")
-      ->check(CLI::IsMember(sg_format_names()))
-      ->default_str("auto");
-  sub->add_flag("--move", opts->move,
-                "second line: one winning move \"move <token> <from> <to>\" (1-based), or "
-                "\"move none\"");
-  add_algo_option(*sub, opts->algo);
-  sub->add_flag("--verify", opts->verify,
-                "recompute every SG value with the Boost.Graph baseline and check the mex rule "
-                "at every node; exit 3 on a mismatch");
-  sub->add_flag("--stats", opts->stats,
-                "print each phase's time and edges/s, each worker's busy and idle time in the parallel phases, and "
-                "the mex paths' shares, on stderr");
-  sub->add_option("--stats-json", opts->stats_json,
-                  "write the same as JSON (\"schema\": 1; fields in docs/PROFILING.md)")
-      ->type_name("FILE");
-  sub->add_option("--perf-control", opts->perf_control,
-                  "CTL,ACK: FIFOs of `perf stat|record --control fifo:CTL,ACK --delay=-1`; perf counts only the solve "
-                  "(enabled after loading, disabled before the output)")
-      ->type_name("CTL,ACK");
-  sub->add_option("--profile", opts->profile,
-                  "write phase and per-layer timings as a Chrome trace (open in Perfetto or chrome://tracing)")
-      ->type_name("FILE");
-  sub->add_option("--plant-error", opts->plant_error,
-                  "testing only: corrupt this 0-based node's SG value after solving")
-      ->group("");
-  add_count(*sub, "--trials", opts->trials,
-            "solve this many times (the input loaded once): a \"Trial Time:\" line each and their average on "
-            "stderr, GAPBS style",
-            1, 100000)
-      ->default_val(1);
-  add_threads_option(*sub, opts->threads);
-  add_quiet_option(*sub);
+  CLI::App* sub = add_solve_options(root, *opts);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return solve(*opts); }); }};
 }
 

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 flavour=${1:-release}
 case "$flavour" in
-  release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  release) flags=(-DCMAKE_BUILD_TYPE=Release -DGRUNDY_MPI=ON) ;;  # grundy-mpi too, and its tests (ctest -L mpi)
   asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRUNDY_SANITIZE=address,undefined
                -DGRUNDY_BUILD_BENCH=OFF) ;;
   portable) flags=(-DCMAKE_BUILD_TYPE=Release -DGRUNDY_ARCH=x86-64) ;;  # runs on any x86-64

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 floor() {
   case "$1" in
     core) echo 0 ;; primitives) echo 1 ;; io) echo 2 ;; formats) echo 3 ;;
-    solve) echo 4 ;; gen) echo 5 ;; jobs) echo 6 ;; cli) echo 7 ;; *) echo 99 ;;
+    solve) echo 4 ;; gen) echo 5 ;; jobs) echo 6 ;; dist) echo 7 ;; cli) echo 8 ;; *) echo 99 ;;
   esac
 }
 report=""

@@ -14,7 +14,8 @@ packages=(cmake g++ ninja-build libtbb-dev libboost-graph-dev libcli11-dev
           time  # /usr/bin/time: a test reads a piped solve's peak memory
           libbenchmark-tools python3-scipy  # a test runs compare.py on `bench --format gbench`
           chromium  # a test renders bench's report.html headless
-          zsh)  # a test checks the generated zsh completion's syntax
+          zsh  # a test checks the generated zsh completion's syntax
+          libopenmpi-dev openmpi-bin)  # grundy-mpi and its mpirun tests
 if [[ "${1:-}" == "--extra" ]]; then
   packages+=(hyperfine gnuplot-nox python3-matplotlib valgrind)
 fi

@@ -135,14 +135,16 @@ struct Fail {
 
 // Where each known section starts, and its entry count.
 struct Sections {
-  const char* found[kDegreeRuns + 1] = {};
+  std::uint64_t found[kDegreeRuns + 1] = {};  // byte offsets in the file; 0: absent
   std::uint64_t counts[kDegreeRuns + 1] = {};
 };
 
-Header check_header(std::string_view bytes, const Fail& fail) {
-  const std::uint64_t size = bytes.size();
+// `bytes` holds at least the header and section table of a file of `size`
+// bytes (all of it, for read_gcsr).
+Header check_header(std::string_view bytes, std::uint64_t size, const Fail& fail) {
   if (!looks_like_gcsr(bytes)) fail("not a .gcsr file (bad magic)");
-  if (size < sizeof(Header)) fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
+  if (size < sizeof(Header) || bytes.size() < sizeof(Header))
+    fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
   Header h;
   std::memcpy(&h, bytes.data(), sizeof h);
   if (h.version != kGcsrVersion)
@@ -152,7 +154,8 @@ Header check_header(std::string_view bytes, const Fail& fail) {
   if (h.header_bytes != sizeof(Header) + h.section_count * sizeof(Section))
     fail("corrupt header: header size " + std::to_string(h.header_bytes) + " does not match " +
          std::to_string(h.section_count) + " sections");
-  if (h.header_bytes > size) fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
+  if (h.header_bytes > size || h.header_bytes > bytes.size())
+    fail("truncated .gcsr header (" + std::to_string(size) + " bytes)");
   if (h.file_bytes != size)
     fail("file is " + std::to_string(size) + " bytes but its header says " + std::to_string(h.file_bytes) +
          (size < h.file_bytes ? " (truncated)" : ""));
@@ -166,8 +169,7 @@ Header check_header(std::string_view bytes, const Fail& fail) {
   return h;
 }
 
-Sections check_sections(std::string_view bytes, const Header& h, const Fail& fail) {
-  const std::uint64_t size = bytes.size();
+Sections check_sections(std::string_view bytes, std::uint64_t size, const Header& h, const Fail& fail) {
   const bool layered = h.flags & kFlagLayered;
   Sections t;
   auto& found = t.found;
@@ -196,12 +198,12 @@ Sections check_sections(std::string_view bytes, const Header& h, const Fail& fai
                                                         : s.count;
     if (s.count != want) fail(what + ": " + std::to_string(s.count) + " entries, expected " + std::to_string(want));
     if ((s.kind == kLayers || s.kind == kDegreeRuns) && s.count < 1) fail(what + ": empty");
-    found[s.kind] = bytes.data() + s.offset;
+    found[s.kind] = s.offset;
     counts[s.kind] = s.count;
   }
   for (std::uint32_t kind : {kOffsets, kTargets, kTokens})
     if (!found[kind]) fail(std::string("missing ") + section_name(kind) + " section");
-  if (layered != (found[kLayers] != nullptr) || layered != (found[kOriginalIds] != nullptr))
+  if (layered != (found[kLayers] != 0) || layered != (found[kOriginalIds] != 0))
     fail("layered flag does not match the layers and original ids sections");
   if (found[kDegreeRuns] && !layered) fail("a degree runs section in a file that is not layered");
 
@@ -307,15 +309,88 @@ void check_original_ids(std::span<const node_t> original_ids, const ParallelConf
 
 }  // namespace
 
+GcsrLayout read_gcsr_layout(std::string_view head, std::uint64_t file_bytes, const std::string& name) {
+  const Fail fail{name};
+  const Header h = check_header(head, file_bytes, fail);
+  const Sections t = check_sections(head, file_bytes, h, fail);
+  GcsrLayout l;
+  l.n = h.n;
+  l.m = h.m;
+  l.k = h.k;
+  l.header_bytes = h.header_bytes;
+  l.layered = (h.flags & kFlagLayered) != 0;
+  l.offsets_at = t.found[kOffsets];
+  l.targets_at = t.found[kTargets];
+  l.tokens_at = t.found[kTokens];
+  l.layers_at = t.found[kLayers];
+  l.layer_count = t.counts[kLayers] > 0 ? t.counts[kLayers] - 1 : 0;
+  l.original_ids_at = t.found[kOriginalIds];
+  return l;
+}
+
+std::uint64_t gcsr_header_bytes(std::string_view first64) {
+  if (first64.size() < sizeof(Header)) return sizeof(Header);
+  Header h;
+  std::memcpy(&h, first64.data(), sizeof h);
+  return std::max<std::uint64_t>(
+      sizeof(Header), std::min<std::uint64_t>(h.header_bytes, sizeof(Header) + kMaxSections * sizeof(Section)));
+}
+
+void check_gcsr_slice(const CsrSlice& s, std::span<const node_t> tokens, std::span<const node_t> layer_begin,
+                      const ParallelConfig& pc, const std::string& name) {
+  const Fail fail{name};
+  const edge_t* const off = s.offsets;  // global offsets of nodes lo..hi
+  const node_t lo = s.lo, hi = s.hi, n = s.n;
+  if (lo == 0 && off[0] != 0) fail("offsets[0] is " + std::to_string(off[0]) + ", not 0");
+  if (hi == n && off[hi - lo] != s.m)
+    fail("offsets[N] is " + std::to_string(off[hi - lo]) + ", not M = " + std::to_string(s.m));
+  if (const auto i = first_failing(pc, hi - lo, [&](std::uint64_t u) { return off[u] <= off[u + 1]; }); i != UINT64_MAX)
+    fail("offsets decrease at node " + std::to_string(lo + i + 1) + " (" + std::to_string(off[i]) + " > " +
+         std::to_string(off[i + 1]) + ")");
+  if (off[hi - lo] > s.m)
+    fail("offsets[" + std::to_string(hi) + "] is " + std::to_string(off[hi - lo]) +
+         ", past M = " + std::to_string(s.m));
+  const edge_t first = off[0], edges = off[hi - lo] - off[0];
+  if (const auto e = first_failing(pc, edges, [&](std::uint64_t i) { return s.targets[i] < n; }); e != UINT64_MAX)
+    fail("edge " + std::to_string(first + e + 1) + ": target id " + std::to_string(std::uint64_t{s.targets[e]} + 1) +
+         " is out of range 1.." + std::to_string(n));
+  if (const auto t = first_failing(pc, tokens.size(), [&](std::uint64_t i) { return tokens[i] < n; }); t != UINT64_MAX)
+    fail("token " + std::to_string(t + 1) + ": node id " + std::to_string(std::uint64_t{tokens[t]} + 1) +
+         " is out of range 1.." + std::to_string(n));
+  if (layer_begin.empty()) return;
+  const node_t* const lb = layer_begin.data();
+  const std::uint64_t layers = layer_begin.size() - 1;
+  if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
+  if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
+    fail("layer " + std::to_string(l) + " is empty or out of order");
+  FirstFailure bad_node;
+  for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) {
+    std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
+    for (std::size_t u = b; u < e; ++u) {
+      while (u >= lb[l + 1]) ++l;
+      for (edge_t i = off[u - lo]; i < off[u - lo + 1]; ++i)
+        if (s.targets[i - first] < lb[l + 1]) {
+          bad_node.offer(u);
+          return;
+        }
+    }
+  });
+  if (bad_node.any())
+    fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
+}
+
 GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
   if (timer) timer->start("validate");
   const Fail fail{name};
-  const Header h = check_header(bytes, fail);
-  const Sections t = check_sections(bytes, h, fail);
-  const auto at = [&](std::uint32_t kind) { return reinterpret_cast<const node_t*>(t.found[kind]); };
+  const Header h = check_header(bytes, bytes.size(), fail);
+  const Sections t = check_sections(bytes, bytes.size(), h, fail);
+  const auto at = [&](std::uint32_t kind) {
+    return t.found[kind] ? reinterpret_cast<const node_t*>(bytes.data() + t.found[kind]) : nullptr;
+  };
   const auto count = [&](std::uint32_t kind) { return static_cast<std::size_t>(t.counts[kind]); };
   GcsrGame g;
-  g.game.graph = {static_cast<node_t>(h.n), h.m, reinterpret_cast<const edge_t*>(t.found[kOffsets]), at(kTargets)};
+  g.game.graph = {static_cast<node_t>(h.n), h.m, reinterpret_cast<const edge_t*>(bytes.data() + t.found[kOffsets]),
+                  at(kTargets)};
   g.game.tokens = {at(kTokens), static_cast<std::size_t>(h.k)};
   check_arrays(g.game.graph, g.game.tokens, pc, fail);  // offsets first: the other checks index by them
   if (h.flags & kFlagLayered) {

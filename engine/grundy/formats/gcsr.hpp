@@ -47,6 +47,37 @@ struct GcsrGame {
 GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
                    PhaseTimer* timer = nullptr);
 
+/// Where a checked .gcsr file's arrays lie (byte offsets; 0: absent), for a
+/// reader that maps only its part of a file (grundy-mpi's ranks).
+struct GcsrLayout {
+  std::uint64_t n = 0, m = 0, k = 0, header_bytes = 0;
+  bool layered = false;
+  std::uint64_t offsets_at = 0, targets_at = 0, tokens_at = 0, layers_at = 0, layer_count = 0, original_ids_at = 0;
+};
+
+/// How many bytes to read for read_gcsr_layout, from the file's first 64.
+std::uint64_t gcsr_header_bytes(std::string_view first64);
+
+/// Checks the header and section table (`head`: the file's first bytes, at
+/// least what gcsr_header_bytes says) of a file of `file_bytes` bytes, with
+/// read_gcsr's errors.
+GcsrLayout read_gcsr_layout(std::string_view head, std::uint64_t file_bytes, const std::string& name);
+
+/// Nodes lo..hi of a graph of n nodes and m edges: offsets[0..hi-lo] are
+/// the file's offsets of nodes lo..hi (global), targets their edges' targets.
+struct CsrSlice {
+  std::uint64_t n = 0, m = 0;
+  node_t lo = 0, hi = 0;
+  const edge_t* offsets = nullptr;
+  const node_t* targets = nullptr;
+};
+
+/// read_gcsr's checks of the arrays, on one slice: its offsets, its edges'
+/// targets, the tokens, and (layer_begin non-empty) that its edges point to
+/// later layers. Throws InputError with the same messages.
+void check_gcsr_slice(const CsrSlice& slice, std::span<const node_t> tokens, std::span<const node_t> layer_begin,
+                      const ParallelConfig& pc, const std::string& name);
+
 /// Writes a .gcsr file in place through a shared mapping of a temporary file
 /// that commit() renames to `path`. Space is reserved up front (a full disk
 /// is an error here, not a signal later); destroying the writer without

@@ -202,10 +202,11 @@ namespace {
 using Report = std::function<void(std::uint64_t)>;
 
 // kron: edges come from a distribution over pairs, not per source: count the
-// sources' degrees, scatter, then sort each row so that the bytes do not
-// depend on which thread placed which edge.
-void kron_rows(const GenSpec& s, const Permutation& id_of, const GameBuffers& out, const ParallelConfig& pc,
-               const Report& report) {
+// degrees of the sources in [lo, hi), scatter, then sort each row so that
+// the bytes do not depend on which thread placed which edge. (A slice still
+// draws all M edges and keeps its own.)
+void kron_rows(const GenSpec& s, const Permutation& id_of, std::uint64_t lo, std::uint64_t hi, edge_t* offsets,
+               node_t* targets, const ParallelConfig& pc, const Report& report) {
   const std::uint64_t n = s.nodes, m = generated_edges(s);
   int scale = 1;
   while ((std::uint64_t{1} << scale) < n) ++scale;
@@ -214,65 +215,78 @@ void kron_rows(const GenSpec& s, const Permutation& id_of, const GameBuffers& ou
     const std::uint64_t rx = id_of.inverse(x), ry = id_of.inverse(y);
     return rx < ry ? std::pair{x, y} : std::pair{y, x};
   };
-  std::fill_n(out.offsets, n + 1, 0);
+  std::fill_n(offsets, hi - lo + 1, 0);
   for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i)
-      std::atomic_ref<edge_t>(out.offsets[oriented(i).first + 1]).fetch_add(1, std::memory_order_relaxed);
+    for (std::size_t i = b; i < e; ++i) {
+      const std::uint64_t x = oriented(i).first;
+      if (x >= lo && x < hi) std::atomic_ref<edge_t>(offsets[x - lo + 1]).fetch_add(1, std::memory_order_relaxed);
+    }
   });
-  prefix_sum(out.offsets, n);
-  Array<edge_t> cursor(out.offsets, out.offsets + n);
+  prefix_sum(offsets, hi - lo);
+  Array<edge_t> cursor(offsets, offsets + (hi - lo));
   for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       const auto [x, y] = oriented(i);
-      out.targets[std::atomic_ref<edge_t>(cursor[x]).fetch_add(1, std::memory_order_relaxed)] = static_cast<node_t>(y);
+      if (x >= lo && x < hi)
+        targets[std::atomic_ref<edge_t>(cursor[x - lo]).fetch_add(1, std::memory_order_relaxed)] =
+            static_cast<node_t>(y);
     }
     report(e - b);
   });
-  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-    for (std::size_t u = b; u < e; ++u) std::sort(out.targets + out.offsets[u], out.targets + out.offsets[u + 1]);
+  for_range(pc, 0, hi - lo, [&](std::size_t b, std::size_t e) {
+    for (std::size_t u = b; u < e; ++u) std::sort(targets + offsets[u], targets + offsets[u + 1]);
   });
 }
 
 // Every other shape: each rank's degree and targets come from the shape's
 // model, so each id's row is made independently (parallel, deterministic).
-void ranked_rows(const GenSpec& s, const Permutation& id_of, const GameBuffers& out, const ParallelConfig& pc,
-                 const Report& report) {
-  const std::uint64_t n = s.nodes, m = generated_edges(s);
-  const RankModel model{s, n, m};
-  Array<edge_t> pl;
-  if (s.shape == Shape::powerlaw) pl = powerlaw_starts(n, m, s.seed);
-  const auto start = [&](std::uint64_t r) { return pl.empty() ? model.start(r) : pl[r]; };
-  // The ranks of ids [b, e), as SIMD batches (Permutation::apply_inverse).
+struct RankedRows {
+  const GenSpec& s;
+  const Permutation& id_of;
+  RankModel model;
+  Array<edge_t> pl;  // powerlaw's edge starts by rank
   PerThread<std::vector<node_t>> rank_buffers;
-  const auto ranks_of = [&](std::size_t b, std::size_t e) -> const node_t* {
+
+  RankedRows(const GenSpec& spec, const Permutation& ids)
+      : s(spec), id_of(ids), model{spec, spec.nodes, generated_edges(spec)} {
+    if (s.shape == Shape::powerlaw) pl = powerlaw_starts(s.nodes, generated_edges(s), s.seed);
+  }
+  std::uint64_t start(std::uint64_t r) const { return pl.empty() ? model.start(r) : pl[r]; }
+  // The ranks of ids [b, e), as SIMD batches (Permutation::apply_inverse).
+  const node_t* ranks_of(std::size_t b, std::size_t e) {
     std::vector<node_t>& ranks = rank_buffers.local();
     ranks.resize(e - b);
     for (std::size_t u = b; u < e; ++u) ranks[u - b] = static_cast<node_t>(u);
     id_of.apply_inverse(ranks.data(), ranks.size());
     return ranks.data();
-  };
-  // offsets by id: the degree of each id's rank, then a prefix sum.
-  out.offsets[0] = 0;
-  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
+  }
+  // offsets[u - lo + 1] = the out-degree of id u, for u in [b, e).
+  void degrees(std::size_t b, std::size_t e, std::uint64_t lo, edge_t* offsets) {
     const node_t* rank = ranks_of(b, e);
-    for (std::size_t u = b; u < e; ++u) out.offsets[u + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
-  });
-  prefix_sum(out.offsets, n);
+    for (std::size_t u = b; u < e; ++u)
+      offsets[u - lo + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
+  }
   // Each id's row, independently: parallel and deterministic. The rows
   // first get target ranks, then a block's worth of them at once is mapped
   // to ids (Permutation::apply runs as SIMD over a batch).
-  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-    const node_t* rank = ranks_of(b, e);
-    for (std::size_t u = b; u < e; ++u) {
-      const std::uint64_t r = rank[u - b];
-      node_t* row = out.targets + out.offsets[u];
-      const std::uint64_t d = out.offsets[u + 1] - out.offsets[u];
-      for (std::uint64_t j = 0; j < d; ++j) row[j] = static_cast<node_t>(model.target(r, j));
-    }
-    id_of.apply(out.targets + out.offsets[b], out.offsets[e] - out.offsets[b]);
-    report(out.offsets[e] - out.offsets[b]);
-  });
-}
+  void rows(std::uint64_t lo, std::uint64_t hi, edge_t* offsets, node_t* targets, const ParallelConfig& pc,
+            const Report& report) {
+    offsets[0] = 0;
+    for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) { degrees(b, e, lo, offsets); });
+    prefix_sum(offsets, hi - lo);
+    for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) {
+      const node_t* rank = ranks_of(b, e);
+      for (std::size_t u = b; u < e; ++u) {
+        const std::uint64_t r = rank[u - b];
+        node_t* row = targets + offsets[u - lo];
+        const std::uint64_t d = offsets[u - lo + 1] - offsets[u - lo];
+        for (std::uint64_t j = 0; j < d; ++j) row[j] = static_cast<node_t>(model.target(r, j));
+      }
+      id_of.apply(targets + offsets[b - lo], offsets[e - lo] - offsets[b - lo]);
+      report(offsets[e - lo] - offsets[b - lo]);
+    });
+  }
+};
 
 void place_tokens(const GenSpec& s, const GameBuffers& out) {
   for (std::uint64_t t = 0; t < s.tokens; ++t)
@@ -290,11 +304,65 @@ void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfi
     if (progress) progress(done.fetch_add(edges, std::memory_order_relaxed) + edges);
   };
   if (s.shape == Shape::kron) {
-    kron_rows(s, id_of, out, pc, report);
+    kron_rows(s, id_of, 0, s.nodes, out.offsets, out.targets, pc, report);
   } else {
-    ranked_rows(s, id_of, out, pc, report);
+    RankedRows(s, id_of).rows(0, s.nodes, out.offsets, out.targets, pc, report);
   }
   place_tokens(s, out);
+}
+
+std::vector<edge_t> block_degrees(const GenSpec& s, std::uint64_t lo, std::uint64_t hi, std::uint64_t block,
+                                  const ParallelConfig& pc) {
+  check_spec(s);
+  const Permutation id_of(s.nodes, s.seed ^ kPermStream);
+  const std::uint64_t blocks = (hi - lo + block - 1) / block;
+  std::vector<edge_t> sums(blocks, 0);
+  if (s.shape == Shape::kron) {
+    // Only the counts, so that a rank can size its slice before making it.
+    int scale = 1;
+    while ((std::uint64_t{1} << scale) < s.nodes) ++scale;
+    for_range(pc, 0, generated_edges(s), [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        auto [x, y] = kron_edge(s.seed, i, s.nodes, scale);
+        const std::uint64_t src = id_of.inverse(x) < id_of.inverse(y) ? x : y;
+        if (src >= lo && src < hi)
+          std::atomic_ref<edge_t>(sums[(src - lo) / block]).fetch_add(1, std::memory_order_relaxed);
+      }
+    });
+    return sums;
+  }
+  RankedRows ranked(s, id_of);
+  for_range(pc, 0, blocks, [&](std::size_t b, std::size_t e) {
+    std::vector<edge_t> degree(block + 1);
+    for (std::size_t k = b; k < e; ++k) {
+      const std::uint64_t from = lo + k * block, to = std::min(hi, from + block);
+      ranked.degrees(from, to, from, degree.data());
+      for (std::uint64_t u = from; u < to; ++u) sums[k] += degree[u - from + 1];
+    }
+  });
+  return sums;
+}
+
+void generate_rows(const GenSpec& s, std::uint64_t lo, std::uint64_t hi, edge_t* offsets, Array<node_t>& targets,
+                   std::vector<node_t>& tokens, const ParallelConfig& pc) {
+  check_spec(s);
+  const Permutation id_of(s.nodes, s.seed ^ kPermStream);
+  const Report none = [](std::uint64_t) {};
+  tokens.resize(s.tokens);
+  place_tokens(s, {nullptr, nullptr, tokens.data()});
+  if (s.shape == Shape::kron) {
+    // Counts first (sizing the targets), then the rows: kron_rows does both.
+    const std::vector<edge_t> sums = block_degrees(s, lo, hi, std::max<std::uint64_t>(1, hi - lo), pc);
+    targets.resize(sums.empty() ? 0 : sums[0]);
+    kron_rows(s, id_of, lo, hi, offsets, targets.data(), pc, none);
+    return;
+  }
+  RankedRows ranked(s, id_of);
+  offsets[0] = 0;
+  for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) { ranked.degrees(b, e, lo, offsets); });
+  prefix_sum(offsets, hi - lo);
+  targets.resize(offsets[hi - lo]);
+  ranked.rows(lo, hi, offsets, targets.data(), pc, none);
 }
 
 OwnedGame generate(const GenSpec& s, const ParallelConfig& pc) {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/primitives/parallel.hpp"
@@ -68,6 +69,17 @@ struct GameBuffers {
 /// Fills `out`. `progress(edges_done)` is called now and then from any thread.
 void generate_into(const GenSpec& spec, const GameBuffers& out, const ParallelConfig& pc,
                    const std::function<void(std::uint64_t)>& progress = {});
+
+/// The out-degrees of ids [lo, hi) summed per `block` ids (the last block
+/// may be short): what grundy-mpi's ranks balance their slices on.
+std::vector<edge_t> block_degrees(const GenSpec& spec, std::uint64_t lo, std::uint64_t hi, std::uint64_t block,
+                                  const ParallelConfig& pc);
+
+/// The rows of ids [lo, hi) exactly as generate_into writes them: offsets
+/// (hi - lo + 1 entries, from 0) and targets, and every token. A slice of a
+/// graph no one machine holds: each rank makes its own.
+void generate_rows(const GenSpec& spec, std::uint64_t lo, std::uint64_t hi, edge_t* offsets, Array<node_t>& targets,
+                   std::vector<node_t>& tokens, const ParallelConfig& pc);
 
 /// The generated game in memory.
 OwnedGame generate(const GenSpec& spec, const ParallelConfig& pc = {});

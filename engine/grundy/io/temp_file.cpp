@@ -30,8 +30,14 @@ std::mutex g_slot_mutex;
 constexpr int kFatalSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGPIPE, SIGALRM,
                                  SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
 
+std::atomic<const char*> g_signal_note{nullptr};
+
 extern "C" void on_fatal_signal(int sig) {
   remove_live_temporaries();
+  if (const char* note = g_signal_note.load()) {
+    const ssize_t ignored = ::write(STDERR_FILENO, note, std::strlen(note));
+    (void)ignored;
+  }
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -108,6 +114,8 @@ void remove_live_temporaries() noexcept {
     if (g_used[i].load()) ::unlink(g_paths[i]);
 }
 
+void set_fatal_signal_note(const char* note) { g_signal_note.store(note); }
+
 void install_interrupt_cleanup() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -128,7 +136,7 @@ void install_interrupt_cleanup() {
   });
 }
 
-TempFile::TempFile(std::string path) : path_(std::move(path)) {
+TempFile::TempFile(std::string path, bool named) : path_(std::move(path)) {
   install_interrupt_cleanup();
   if (path_.empty()) throw InputError("an output path is empty");
   target_ = follow_links(path_);
@@ -144,12 +152,12 @@ TempFile::TempFile(std::string path) : path_(std::move(path)) {
     }
   }
   const std::string dir = folder_of(target_);
-  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+  if (!named) fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
   if (fd_ >= 0) {
     unnamed_ = true;
     return;
   }
-  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT)
+  if (!named && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT)
     throw InputError(path_ + ": cannot create: " + std::strerror(errno));
   remove_stale_temporaries(dir);
   std::string name = unique_name(dir);

@@ -22,14 +22,17 @@ namespace grundy {
 
 class TempFile {
  public:
-  /// Opens the output for `path`; throws InputError naming path.
-  explicit TempFile(std::string path);
+  /// Opens the output for `path`; throws InputError naming path. `named`:
+  /// always a named temporary (temp_path()), which other processes can open.
+  explicit TempFile(std::string path, bool named = false);
   ~TempFile();
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
 
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
+  /// The named temporary's path (empty for an unnamed one, or written through).
+  const std::string& temp_path() const { return temp_; }
   /// True when the destination is a device or FIFO, written in place.
   bool writes_through() const { return through_; }
   /// Closes and publishes the file under its final name. Throws InputError.
@@ -47,6 +50,11 @@ class TempFile {
 
 /// Installs the signal handlers (idempotent; TempFile calls it).
 void install_interrupt_cleanup();
+
+/// A line (static storage, ending in a newline) written to stderr when a
+/// fatal signal ends the process: grundy-mpi's rank 0 says why the job
+/// stopped when mpirun ends it for a rank that died.
+void set_fatal_signal_note(const char* note);
 
 /// Unlinks every live named temporary; async-signal-safe (for handlers
 /// that end the process some other way).

@@ -1,4 +1,5 @@
 #include "grundy/jobs/batch.hpp"
+#include "grundy/jobs/batch_items.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,35 +32,12 @@
 namespace grundy {
 namespace {
 
-// One thread's reusable arrays: after the first few instances, parsing and
-// solving allocate nothing.
-struct Workspace {
-  LoadScratch load;
-  LevelScratch level;
-  SgValues sg;
-};
-
-// Bytes that items point into, and what keeps them alive: a mapped file,
-// or one window of a stream read a window at a time.
-struct Source {
-  std::string name;
-  std::string_view bytes;
-  std::shared_ptr<const void> keep;
-};
-
-struct Item {
-  std::shared_ptr<const Source> file{};  // null: the input could not be opened or listed
-  std::string open_error{};
-  InstanceSpan span{};
-  std::string note{};  // appended to the instance's error
-  std::uint64_t line = 0;
-  std::string framing_error{};  // the framer's verdict on a damaged region (not parsed)
-};
-
 bool is_instance_file(const std::filesystem::path& p) {
   const auto ext = p.extension().string();
   return ext == ".in" || ext == ".txt" || ext == ".gcsr" || ext == ".el";
 }
+
+}  // namespace
 
 void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchOptions& o, const ParallelConfig& pc) {
   const auto start = std::chrono::steady_clock::now();
@@ -114,8 +92,6 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
   }
   r.microseconds = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
-
-}  // namespace
 
 namespace {
 
@@ -188,146 +164,126 @@ bool stdin_is_stream() {
   return ::fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
 }
 
-// Turns the inputs into items, one file at a time, in input order. A file
-// stays mapped while an item of it is in flight (the items share it), so a
-// batch of 100,000 files holds only a few mappings at a time; a stream on
-// stdin is read a window at a time.
-class ItemProducer {
- public:
-  ItemProducer(const std::vector<BatchInput>& inputs, std::size_t stream_window)
-      : inputs_(inputs), stream_window_(stream_window) {}
+}  // namespace
 
-  // The next item and its result's name, path and index, or false at the
-  // end of the inputs.
-  bool next(Item& item, InstanceResult& where) {
-    while (true) {
-      if (windows_) {
-        if (pending_next_ == pending_.size() && !refill()) {
-          windows_.reset();
-          file_.reset();
-          continue;
-        }
-        const FramedInstance& here = pending_[pending_next_++];
-        place(here, windows_->whole_in_one() && pending_.size() == 1 && here.index == 1, item, where);
-        return true;
-      }
-      if (framer_) {
-        if (!lookahead_) {
-          framer_.reset();
-          file_.reset();
-          continue;
-        }
-        const FramedInstance here = std::move(*lookahead_);
-        lookahead_ = framer_->next();
-        const bool only = here.index == 1 && !lookahead_ && first_;
-        first_ = false;
-        place(here, only, item, where);
-        return true;
-      }
-      if (next_input_ == inputs_.size()) return false;
-      const BatchInput& in = inputs_[next_input_++];
-      where.name = where.path = in.path == "-" ? "<stdin>" : in.path;
-      where.index = 1;
-      if (!in.error.empty()) {
-        item = {.open_error = in.path + ": " + in.error};
-        return true;
-      }
-      if (in.path == "-" && stdin_is_stream()) {
-        windows_.emplace(read_stdin, "<stdin>", stream_window_);
-        pending_.clear();
-        pending_next_ = 0;
+bool ItemProducer::next(Item& item, InstanceResult& where) {
+  while (true) {
+    if (windows_) {
+      if (pending_next_ == pending_.size() && !refill()) {
+        windows_.reset();
+        file_.reset();
         continue;
       }
-      std::shared_ptr<const MappedFile> mapped;
-      try {
-        mapped = std::make_shared<const MappedFile>(in.path);
-      } catch (const InputError& e) {
-        item = {.open_error = e.what()};
-        return true;
-      }
-      file_ = std::make_shared<const Source>(Source{mapped->name(), mapped->bytes(), mapped});
-      InputFormat format;
-      try {
-        format = input_format(file_->bytes, file_->name);
-      } catch (const InputError& e) {
-        item = {.open_error = e.what()};
-        file_.reset();
-        return true;
-      }
-      if (format != InputFormat::classic) {
-        item = {.file = file_, .span = {0, file_->bytes.size()}};  // a .gcsr or an edge list: read whole
-        file_.reset();
-        return true;
-      }
-      framer_.emplace(file_->bytes);
-      first_ = true;
-      lookahead_ = framer_->next();
-      if (!lookahead_) {  // nothing but whitespace: an error to report
+      const FramedInstance& here = pending_[pending_next_++];
+      place(here, windows_->whole_in_one() && pending_.size() == 1 && here.index == 1, item, where);
+      return true;
+    }
+    if (framer_) {
+      if (!lookahead_) {
         framer_.reset();
-        item = {.file = file_, .span = {0, file_->bytes.size()}};
         file_.reset();
-        return true;
+        continue;
       }
+      const FramedInstance here = std::move(*lookahead_);
+      lookahead_ = framer_->next();
+      const bool only = here.index == 1 && !lookahead_ && first_;
+      first_ = false;
+      place(here, only, item, where);
+      return true;
+    }
+    if (next_input_ == inputs_.size()) return false;
+    const BatchInput& in = inputs_[next_input_++];
+    where.name = where.path = in.path == "-" ? "<stdin>" : in.path;
+    where.index = 1;
+    if (!in.error.empty()) {
+      item = {.open_error = in.path + ": " + in.error};
+      return true;
+    }
+    if (in.path == "-" && stdin_is_stream()) {
+      windows_.emplace(read_stdin, "<stdin>", stream_window_);
+      pending_.clear();
+      pending_next_ = 0;
+      continue;
+    }
+    std::shared_ptr<const MappedFile> mapped;
+    try {
+      mapped = std::make_shared<const MappedFile>(in.path);
+    } catch (const InputError& e) {
+      item = {.open_error = e.what()};
+      return true;
+    }
+    file_ = std::make_shared<const Source>(Source{mapped->name(), mapped->bytes(), mapped});
+    InputFormat format;
+    try {
+      format = input_format(file_->bytes, file_->name);
+    } catch (const InputError& e) {
+      item = {.open_error = e.what()};
+      file_.reset();
+      return true;
+    }
+    if (format != InputFormat::classic) {
+      item = {.file = file_, .span = {0, file_->bytes.size()}};  // a .gcsr or an edge list: read whole
+      file_.reset();
+      return true;
+    }
+    framer_.emplace(file_->bytes);
+    first_ = true;
+    lookahead_ = framer_->next();
+    if (!lookahead_) {  // nothing but whitespace: an error to report
+      framer_.reset();
+      item = {.file = file_, .span = {0, file_->bytes.size()}};
+      file_.reset();
+      return true;
     }
   }
+}
 
- private:
-  // The item of one framed instance of file_, and its result's name.
-  void place(const FramedInstance& here, bool only, Item& item, InstanceResult& where) const {
-    item = {.file = file_, .span = here.span, .note = here.note, .line = here.line};
-    if (!here.error.empty()) item.framing_error = file_->name + ":" + std::to_string(here.line) + ": " + here.error;
-    where.name = only              ? file_->name
-                 : here.index != 0 ? file_->name + "#" + std::to_string(here.index)
-                                   : file_->name + ":" + std::to_string(here.line);
-    where.path = file_->name;
-    where.index = here.index;
-  }
+// The item of one framed instance of file_, and its result's name.
+void ItemProducer::place(const FramedInstance& here, bool only, Item& item, InstanceResult& where) const {
+  item = {.file = file_, .span = here.span, .note = here.note, .line = here.line};
+  if (!here.error.empty()) item.framing_error = file_->name + ":" + std::to_string(here.line) + ": " + here.error;
+  where.name = only              ? file_->name
+               : here.index != 0 ? file_->name + "#" + std::to_string(here.index)
+                                 : file_->name + ":" + std::to_string(here.line);
+  where.path = file_->name;
+  where.index = here.index;
+}
 
-  // The stream's next window of instances; false at its end. A stream of
-  // nothing but whitespace is one item, parsed for its error.
-  bool refill() {
-    pending_next_ = 0;
-    std::shared_ptr<const std::string> window;
-    while (windows_->next(pending_, window)) {
-      file_ = std::make_shared<const Source>(Source{"<stdin>", *window, window});
-      if (!pending_.empty()) return true;
-      if (windows_->whole_in_one()) {
-        FramedInstance whole;
-        whole.span = {0, file_->bytes.size()};
-        whole.index = 1;
-        whole.line = 1;
-        pending_.push_back(std::move(whole));
-        return true;
-      }
+// The stream's next window of instances; false at its end. A stream of
+// nothing but whitespace is one item, parsed for its error.
+bool ItemProducer::refill() {
+  pending_next_ = 0;
+  std::shared_ptr<const std::string> window;
+  while (windows_->next(pending_, window)) {
+    file_ = std::make_shared<const Source>(Source{"<stdin>", *window, window});
+    if (!pending_.empty()) return true;
+    if (windows_->whole_in_one()) {
+      FramedInstance whole;
+      whole.span = {0, file_->bytes.size()};
+      whole.index = 1;
+      whole.line = 1;
+      pending_.push_back(std::move(whole));
+      return true;
     }
-    return false;
   }
+  return false;
+}
 
-  const std::vector<BatchInput>& inputs_;
-  std::size_t stream_window_;
-  std::size_t next_input_ = 0;
-  std::shared_ptr<const Source> file_;  // the text file or stream window being framed
-  std::optional<StreamFramer> framer_;
-  std::optional<FramedInstance> lookahead_;  // its next instance, found early
-  bool first_ = false;
-  std::optional<WindowedFramer> windows_;  // stdin as a stream
-  std::vector<FramedInstance> pending_;    // the current window's instances
-  std::size_t pending_next_ = 0;
-};
-
-}  // namespace
+std::uint64_t total_input_bytes(const std::vector<BatchInput>& inputs) {
+  if (std::any_of(inputs.begin(), inputs.end(), [](const BatchInput& in) { return in.path == "-"; })) return 0;
+  std::uint64_t total = 0;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    const auto size = !in.error.empty() ? 0 : std::filesystem::file_size(in.path, ec);
+    total += ec ? 0 : static_cast<std::uint64_t>(size);
+  }
+  return total;
+}
 
 BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions& o,
                       const std::function<void(const InstanceResult&)>& sink,
                       const std::function<void(const BatchCounts&, std::uint64_t)>& progress) {
-  // The total is known only when no input is a stream.
-  std::uint64_t total_bytes = 0;
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    const auto size = !in.error.empty() ? 0 : std::filesystem::file_size(in.path, ec);
-    total_bytes += ec ? 0 : static_cast<std::uint64_t>(size);
-  }
-  if (std::any_of(inputs.begin(), inputs.end(), [](const BatchInput& in) { return in.path == "-"; })) total_bytes = 0;
+  const std::uint64_t total_bytes = total_input_bytes(inputs);
   BatchCounts counts;
 
   // A pipeline: splitting (serial, in order) runs while earlier instances
