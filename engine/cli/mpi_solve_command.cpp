@@ -2,6 +2,7 @@
 // split over the ranks. A .gcsr file is mapped a slice per rank, --gen makes
 // each rank's slice, anything else is loaded by rank 0 and dealt.
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <csignal>
@@ -47,7 +48,9 @@ void refuse_single_process_options(const SolveOptions& o) {
 }
 
 bool is_gcsr_file(const std::string& path) {
-  if (path == "-") return false;
+  struct stat st {};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return false;  // a pipe is read once, by rank 0
   char magic[sizeof kGcsrMagic] = {};
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return false;  // the loader names the problem

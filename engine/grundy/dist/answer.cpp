@@ -48,21 +48,6 @@ void write_all_at(int fd, const std::string& bytes, std::uint64_t at, const std:
   }
 }
 
-// NumPy's format 1.0 header (as formats/sg_file.cpp writes it).
-std::string npy_header(std::uint64_t count, unsigned bytes) {
-  std::string dict = "{'descr': '<u" + std::to_string(bytes) + "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(count) + ",), }";
-  const std::size_t unpadded = 10 + dict.size() + 1;
-  dict.append((64 - unpadded % 64) % 64, ' ');
-  dict += '\n';
-  std::string h = "\x93NUMPY";
-  h += '\x01';
-  h += '\x00';
-  h += static_cast<char>(dict.size() & 0xff);
-  h += static_cast<char>(dict.size() >> 8);
-  return h + dict;
-}
-
 }  // namespace
 
 sg_t nim_sum_across_ranks(const GraphSlice& s, const DistValues& sg) {
@@ -208,16 +193,24 @@ std::string write_sg_across_ranks(const std::string& path, SgFileFormat format, 
   });
   regular = max_all(regular);
   if (before_writing) before_writing();
-  if (!regular) {
-    const std::string mine = part.block(0, part.values.size());
-    const std::vector<char> all = gather_bytes(mine, 0);
-    if (!w.leads()) return {};
-    if (names_stdout(path)) return std::string(all.begin(), all.end());
+  if (!regular) {  // stdout, a device or a FIFO: rank 0 writes it all, in order
+    const std::vector<char> all = gather_bytes(part.block(0, part.values.size()), 0);
+    std::string for_stdout;
     together([&] {
-      write_all_at(temp->fd(), std::string(all.begin(), all.end()), 0, path);
+      if (!w.leads()) return;
+      if (names_stdout(path)) {
+        for_stdout.assign(all.begin(), all.end());
+        return;
+      }
+      for (std::size_t done = 0; done < all.size();) {
+        const ssize_t n = ::write(temp->fd(), all.data() + done, all.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw InputError(path + ": write failed: " + std::strerror(n < 0 ? errno : EIO));
+        done += static_cast<std::size_t>(n);
+      }
       temp->commit();
     });
-    return {};
+    return for_stdout;
   }
   const std::string temp_path = broadcast(w.leads() ? temp->temp_path() : std::string());
   together([&] {

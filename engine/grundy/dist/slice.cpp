@@ -126,6 +126,11 @@ void check_permutation(const GraphSlice& s) {
     throw InputError(s.name + ": original ids are not a permutation of 1..N (at node " + std::to_string(bad + 1) + ")");
 }
 
+// An array's bytes from a message (memcpy wants a real pointer, even for none).
+void copy_bytes(void* to, const std::string& from) {
+  if (!from.empty()) std::memcpy(to, from.data(), from.size());
+}
+
 }  // namespace
 
 GraphSlice map_gcsr_slice(const std::string& path, const ParallelConfig& pc) {
@@ -285,18 +290,18 @@ GraphSlice deal_loaded_game(const std::string& input, const ParallelConfig& pc) 
   s.edge_base = r.u64();
   const std::string offsets = r.text(), targets_bytes = r.text(), tokens = r.text(), orig = r.text();
   s.offsets = Array<edge_t>(s.nodes() + std::size_t{1});
-  std::memcpy(s.offsets.data(), offsets.data(), offsets.size());
+  copy_bytes(s.offsets.data(), offsets);
   for (edge_t& o : s.offsets) o -= s.edge_base;
   auto targets = std::make_shared<Array<node_t>>(targets_bytes.size() / sizeof(node_t));
-  std::memcpy(targets->data(), targets_bytes.data(), targets_bytes.size());
+  copy_bytes(targets->data(), targets_bytes);
   s.edges = targets->size();
   s.targets = targets->data();
   s.keep = targets;
   s.tokens.resize(tokens.size() / sizeof(node_t));
-  std::memcpy(s.tokens.data(), tokens.data(), tokens.size());
+  copy_bytes(s.tokens.data(), tokens);
   if (!orig.empty()) {
     s.original_ids = Array<node_t>(s.nodes());
-    std::memcpy(s.original_ids.data(), orig.data(), orig.size());
+    copy_bytes(s.original_ids.data(), orig);
   }
   return s;
 }

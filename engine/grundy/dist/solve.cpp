@@ -10,6 +10,7 @@
 #include "grundy/core/input_error.hpp"
 #include "grundy/dist/comm.hpp"
 #include "grundy/dist/id_set.hpp"
+#include "grundy/dist/packed_ids.hpp"
 #include "grundy/solve/mex.hpp"
 #include "grundy/solve/solver.hpp"
 
@@ -175,15 +176,25 @@ void gather_and_finish(const GraphSlice& s, const IdSet& g, const std::vector<no
 void push_values(const GraphSlice& s, const IdSet& g, const Needs& needs, std::span<const node_t> nodes,
                  Array<sg_t>& values) {
   const World& w = world();
+  std::vector<node_t> sorted(nodes.begin(), nodes.end());
+  std::sort(sorted.begin(), sorted.end());
   std::vector<std::vector<std::uint32_t>> out(static_cast<std::size_t>(w.size));
-  for (const node_t u : nodes)
-    for (int q = 0; q < w.size; ++q)
-      if (q != w.rank && needs.of(q, s.lo, u)) {
-        out[static_cast<std::size_t>(q)].push_back(s.lo + u);
-        out[static_cast<std::size_t>(q)].push_back(values[u]);
+  for (int q = 0; q < w.size; ++q) {
+    if (q == w.rank) continue;
+    PackedIds packed(true);
+    bool any = false;
+    for (const node_t u : sorted)
+      if (needs.of(q, s.lo, u)) {
+        packed.add(u, values[u]);
+        any = true;
       }
-  const std::vector<std::uint32_t> in = trade(out);
-  for (std::size_t i = 0; i < in.size(); i += 2) values[s.nodes() + g.index(in[i])] = in[i + 1];
+    if (any) out[static_cast<std::size_t>(q)] = packed.words();
+  }
+  std::vector<std::size_t> from;
+  const std::vector<std::uint32_t> in = trade(out, &from);
+  for (std::size_t q = 0; q + 1 < from.size(); ++q)
+    PackedIds::each(std::span(in).subspan(from[q], from[q + 1] - from[q]), true,
+                    [&](node_t u, std::uint32_t value) { values[s.nodes() + g.index(s.part.begin[q] + u)] = value; });
 }
 
 }  // namespace
@@ -274,20 +285,30 @@ DistValues solve_across_ranks(GraphSlice& s, const ParallelConfig& pc, DistStats
       std::sort(frontier.begin(), frontier.end());
     }
     round_end.push_back(layer_end.size());
+    // Each rank's notices, sorted and packed as gaps from its first id.
     std::vector<std::vector<std::uint32_t>> out(static_cast<std::size_t>(w.size));
-    for (auto& done : done_local)
-      for (std::size_t q = 0; q < done.size(); ++q) {
-        out[q].insert(out[q].end(), done[q].begin(), done[q].end());
+    for (std::size_t q = 0; q < out.size(); ++q) {
+      std::vector<node_t> ids;
+      for (auto& done : done_local) {
+        ids.insert(ids.end(), done[q].begin(), done[q].end());
         done[q] = {};  // a wide round's buffers are not kept for the narrow ones after it
       }
+      std::sort(ids.begin(), ids.end());
+      PackedIds packed(false);
+      for (const node_t v : ids) packed.add(v - s.part.begin[q]);
+      if (!ids.empty()) out[q] = packed.words();
+    }
     const std::uint64_t extra[2] = {round_nodes, round_edges};
     std::uint64_t sums[2] = {0, 0};
-    const std::vector<std::uint32_t> in = trade(out, nullptr, extra, sums);
+    std::vector<std::size_t> from;
+    const std::vector<std::uint32_t> in = trade(out, &from, extra, sums);
     ++stats.super_rounds;
     peeled_nodes += sums[0];
     peeled_edges += sums[1];
-    for (const std::uint32_t v : in)
-      if (--pending[v - s.lo] == 0) frontier.push_back(v - s.lo);
+    for (std::size_t q = 0; q + 1 < from.size(); ++q)
+      PackedIds::each(std::span(in).subspan(from[q], from[q + 1] - from[q]), false, [&](node_t u, std::uint32_t) {
+        if (--pending[u] == 0) frontier.push_back(u);
+      });
     std::sort(frontier.begin(), frontier.end());
     if (peeled_nodes == s.n) break;
     if (sums[0] == 0 || worth_gathering(s, sums[0], s.n - peeled_nodes, s.m - peeled_edges)) {

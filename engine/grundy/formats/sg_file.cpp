@@ -27,22 +27,6 @@ SgFileFormat sg_file_format(std::string_view name, std::string_view path) {
 
 namespace {
 
-// NumPy's format 1.0: magic, version, a little-endian u16 header length,
-// and a dict padded with spaces so that the data starts 64-byte aligned.
-std::string npy_header(std::size_t count, unsigned bytes) {
-  std::string dict = "{'descr': '<u" + std::to_string(bytes) + "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(count) + ",), }";
-  const std::size_t unpadded = 10 + dict.size() + 1;
-  dict.append((64 - unpadded % 64) % 64, ' ');
-  dict += '\n';
-  std::string h = "\x93NUMPY";
-  h += '\x01';
-  h += '\x00';
-  h += static_cast<char>(dict.size() & 0xff);
-  h += static_cast<char>(dict.size() >> 8);
-  return h + dict;
-}
-
 template <class Out, class In>
 void write_binary(OutputFile& out, std::span<const In> values) {
   constexpr std::size_t kBlock = std::size_t{1} << 18;
@@ -65,6 +49,20 @@ void write_binary(OutputFile& out, std::span<const In> values) {
 }
 
 }  // namespace
+
+std::string npy_header(std::size_t count, unsigned bytes) {
+  std::string dict = "{'descr': '<u" + std::to_string(bytes) + "', 'fortran_order': False, 'shape': (" +
+                     std::to_string(count) + ",), }";
+  const std::size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string h = "\x93NUMPY";
+  h += '\x01';
+  h += '\x00';
+  h += static_cast<char>(dict.size() & 0xff);
+  h += static_cast<char>(dict.size() >> 8);
+  return h + dict;
+}
 
 void write_sg_file(OutputFile& out, const SgValues& sg, std::span<const node_t> original_ids, SgFileFormat format) {
   sg.visit([&](auto stored) {

@@ -22,6 +22,11 @@ const std::vector<std::string>& sg_format_names();
 /// std::invalid_argument for another name.
 SgFileFormat sg_file_format(std::string_view name, std::string_view path);
 
+/// NumPy's format 1.0 header for `count` values of `bytes` each: magic,
+/// version, a little-endian u16 header length, and a dict padded with spaces
+/// so that the data starts 64-byte aligned.
+std::string npy_header(std::size_t count, unsigned bytes);
+
 /// Writes `sg` in `format`, node 1..N in the user's numbering (`original_ids`
 /// maps a stored id to the user's, empty when the same). Throws InputError
 /// when a value does not fit u16 (naming the node and the way out).
