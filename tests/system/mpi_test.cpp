@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "expectations.hpp"
@@ -163,21 +164,28 @@ TEST(Mpi, BatchPrintsExactlyWhatGrundyBatchPrints) {
   EXPECT_EQ(r.out, one.out);
 }
 
+// Where a .gcsr's section of `kind` starts (FORMAT.md: the table after
+// the 64-byte header), and its entry count; 0 when absent.
+std::pair<std::uint64_t, std::uint64_t> section(const std::string& bytes, std::uint32_t kind) {
+  std::uint32_t sections;
+  std::memcpy(&sections, bytes.data() + 44, 4);
+  for (std::size_t i = 0; i < sections; ++i) {
+    std::uint32_t k;
+    std::uint64_t offset, count;
+    std::memcpy(&k, bytes.data() + 64 + 32 * i, 4);
+    std::memcpy(&offset, bytes.data() + 64 + 32 * i + 8, 8);
+    std::memcpy(&count, bytes.data() + 64 + 32 * i + 24, 8);
+    if (k == kind) return {offset, count};
+  }
+  return {0, 0};
+}
+
 TEST(Mpi, ASliceThatFailsValidationFailsTheJobWithItsError) {
   const TempDir dir;
   ASSERT_EQ(run_grundy({"gen", "--nodes", "1000", "--edges", "5000", "-q", dir.file("g.gcsr")}).exit_code, 0);
   std::string bytes = read_file(dir.file("g.gcsr"));
   // Edge 4001's target, deep in the last ranks' slices: past N.
-  const auto targets_at = [&] {
-    for (std::size_t i = 0; i < 8; ++i) {  // the section table after the 64-byte header
-      std::uint32_t kind;
-      std::uint64_t offset;
-      std::memcpy(&kind, bytes.data() + 64 + 32 * i, 4);
-      std::memcpy(&offset, bytes.data() + 64 + 32 * i + 8, 8);
-      if (kind == 2) return offset;
-    }
-    return std::uint64_t{0};
-  }();
+  const std::uint64_t targets_at = section(bytes, 2).first;
   ASSERT_NE(targets_at, 0u);
   const std::uint32_t past = 5000;
   std::memcpy(bytes.data() + targets_at + 4 * 4000, &past, 4);
@@ -192,6 +200,24 @@ TEST(Mpi, ASliceThatFailsValidationFailsTheJobWithItsError) {
   }
   dir.write("cut.gcsr", read_file(dir.file("g.gcsr")).substr(0, 2000));
   test_support::expect_refused(mpi(3, "solve " + dir.file("cut.gcsr")), "(truncated)");
+  // A layered file whose degree runs no longer match its offsets: a run
+  // boundary moved by one, in the middle of the file.
+  ASSERT_EQ(run_grundy({"gen", "--nodes", "1000", "--edges", "5000", "--layered", "-q", dir.file("l.gcsr")}).exit_code,
+            0);
+  std::string layered = read_file(dir.file("l.gcsr"));
+  const auto [runs_at, runs] = section(layered, 6);
+  ASSERT_GT(runs, 4u);
+  std::vector<std::uint32_t> rb(runs);
+  std::memcpy(rb.data(), layered.data() + runs_at, 4 * runs);
+  std::size_t k = runs / 2;
+  while (k + 1 < runs && rb[k] + 1 >= rb[k + 1]) ++k;
+  ASSERT_LT(k + 1, runs);
+  ++rb[k];
+  std::memcpy(layered.data() + runs_at, rb.data(), 4 * runs);
+  dir.write("runs.gcsr", layered);
+  const auto one_runs = run_grundy({"solve", dir.file("runs.gcsr")});
+  test_support::expect_refused(one_runs, "degree run");
+  for (int ranks = 2; ranks <= 4; ++ranks) EXPECT_EQ(mpi(ranks, "solve " + dir.file("runs.gcsr")).err, one_runs.err);
 }
 
 TEST(Mpi, ACycleAcrossRanksIsNamed) {

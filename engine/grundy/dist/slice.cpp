@@ -163,7 +163,11 @@ GraphSlice map_gcsr_slice(const std::string& path, const ParallelConfig& pc) {
                layout.offsets_at + std::uint64_t{s.lo} * sizeof(edge_t));
     s.tokens.resize(layout.k);
     file->read(s.tokens.data(), layout.k * sizeof(node_t), layout.tokens_at);
-    std::vector<node_t> layers;
+    std::vector<node_t> layers, runs;
+    if (layout.degree_runs_at != 0) {
+      runs.resize(layout.degree_run_count + 1);
+      file->read(runs.data(), runs.size() * sizeof(node_t), layout.degree_runs_at);
+    }
     if (layout.layered) {
       layers.resize(layout.layer_count + 1);
       file->read(layers.data(), layers.size() * sizeof(node_t), layout.layers_at);
@@ -179,7 +183,12 @@ GraphSlice map_gcsr_slice(const std::string& path, const ParallelConfig& pc) {
     s.keep =
         map_private(*file, layout.targets_at + from * sizeof(node_t), layout.targets_at + to * sizeof(node_t), &at);
     s.targets = reinterpret_cast<node_t*>(at);
-    check_gcsr_slice({s.n, s.m, s.lo, s.hi, s.offsets.data(), s.targets}, s.tokens, layers, pc, path);
+    const auto degree_of = [&](node_t u) {  // a node of another rank's slice: two reads
+      edge_t pair[2];
+      file->read(pair, sizeof pair, layout.offsets_at + std::uint64_t{u} * sizeof(edge_t));
+      return pair[1] - pair[0];
+    };
+    check_gcsr_slice({s.n, s.m, s.lo, s.hi, s.offsets.data(), s.targets}, s.tokens, layers, runs, degree_of, pc, path);
     s.edge_base = s.offsets[0];
     s.edges = s.offsets[s.nodes()] - s.offsets[0];
     for (edge_t& o : s.offsets) o -= s.edge_base;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -325,6 +326,8 @@ GcsrLayout read_gcsr_layout(std::string_view head, std::uint64_t file_bytes, con
   l.layers_at = t.found[kLayers];
   l.layer_count = t.counts[kLayers] > 0 ? t.counts[kLayers] - 1 : 0;
   l.original_ids_at = t.found[kOriginalIds];
+  l.degree_runs_at = t.found[kDegreeRuns];
+  l.degree_run_count = t.counts[kDegreeRuns] > 0 ? t.counts[kDegreeRuns] - 1 : 0;
   return l;
 }
 
@@ -337,6 +340,7 @@ std::uint64_t gcsr_header_bytes(std::string_view first64) {
 }
 
 void check_gcsr_slice(const CsrSlice& s, std::span<const node_t> tokens, std::span<const node_t> layer_begin,
+                      std::span<const node_t> degree_runs, const std::function<edge_t(node_t)>& degree_of,
                       const ParallelConfig& pc, const std::string& name) {
   const Fail fail{name};
   const edge_t* const off = s.offsets;  // global offsets of nodes lo..hi
@@ -363,11 +367,34 @@ void check_gcsr_slice(const CsrSlice& s, std::span<const node_t> tokens, std::sp
   if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
   if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
     fail("layer " + std::to_string(l) + " is empty or out of order");
-  FirstFailure bad_node;
+  // Degree runs as read_gcsr checks them (check_layers), each run's degree
+  // taken from its first node, which may lie on another rank.
+  const node_t* const rb = degree_runs.empty() ? nullptr : degree_runs.data();
+  const std::uint64_t runs = rb ? degree_runs.size() - 1 : 0;
+  if (rb) {
+    if (rb[0] != 0 || rb[runs] != n) fail("degree runs do not cover nodes 1..N");
+    if (const auto r = first_failing(pc, runs, [&](std::uint64_t i) { return rb[i] < rb[i + 1]; }); r != UINT64_MAX)
+      fail("degree run " + std::to_string(r) + " is empty or out of order");
+  }
+  const auto run_of = [&](std::size_t u) {
+    return static_cast<std::size_t>(std::upper_bound(rb, rb + runs + 1, u) - rb) - 1;
+  };
+  const auto degree = [&](node_t u) { return u >= lo && u < hi ? off[u - lo + 1] - off[u - lo] : degree_of(u); };
+  FirstFailure bad_node, bad_run;
   for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) {
     std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
+    std::size_t r = rb ? run_of(b) : 0;
+    bool runs_ok = rb != nullptr;
+    edge_t run_degree = runs_ok ? degree(rb[r]) : 0;
     for (std::size_t u = b; u < e; ++u) {
       while (u >= lb[l + 1]) ++l;
+      if (runs_ok) {
+        while (u >= rb[r + 1]) run_degree = degree(rb[++r]);
+        if ((u == lb[l] && u != rb[r]) || off[u - lo + 1] - off[u - lo] != run_degree) {
+          bad_run.offer(u);
+          runs_ok = false;
+        }
+      }
       for (edge_t i = off[u - lo]; i < off[u - lo + 1]; ++i)
         if (s.targets[i - first] < lb[l + 1]) {
           bad_node.offer(u);
@@ -377,6 +404,15 @@ void check_gcsr_slice(const CsrSlice& s, std::span<const node_t> tokens, std::sp
   });
   if (bad_node.any())
     fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
+  if (bad_run.any()) {
+    const std::size_t u = bad_run.get(), start = rb[run_of(u)];
+    if (u != start && std::binary_search(lb, lb + layers + 1, u))
+      fail("degree runs: node " + std::to_string(u + 1) + " starts a layer inside the run from node " +
+           std::to_string(start + 1));
+    fail("degree runs: node " + std::to_string(u + 1) + " has out-degree " +
+         std::to_string(off[u - lo + 1] - off[u - lo]) + ", but the run it lies in (from node " +
+         std::to_string(start + 1) + ") has out-degree " + std::to_string(degree(static_cast<node_t>(start))));
+  }
 }
 
 GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -53,6 +54,7 @@ struct GcsrLayout {
   std::uint64_t n = 0, m = 0, k = 0, header_bytes = 0;
   bool layered = false;
   std::uint64_t offsets_at = 0, targets_at = 0, tokens_at = 0, layers_at = 0, layer_count = 0, original_ids_at = 0;
+  std::uint64_t degree_runs_at = 0, degree_run_count = 0;
 };
 
 /// How many bytes to read for read_gcsr_layout, from the file's first 64.
@@ -73,9 +75,12 @@ struct CsrSlice {
 };
 
 /// read_gcsr's checks of the arrays, on one slice: its offsets, its edges'
-/// targets, the tokens, and (layer_begin non-empty) that its edges point to
-/// later layers. Throws InputError with the same messages.
+/// targets, the tokens, and for a layered file (layer_begin non-empty) that
+/// its edges point to later layers and that its nodes keep their degree
+/// runs (degree_of(u): the out-degree of a node outside the slice). Throws
+/// InputError with the same messages.
 void check_gcsr_slice(const CsrSlice& slice, std::span<const node_t> tokens, std::span<const node_t> layer_begin,
+                      std::span<const node_t> degree_runs, const std::function<edge_t(node_t)>& degree_of,
                       const ParallelConfig& pc, const std::string& name);
 
 /// Writes a .gcsr file in place through a shared mapping of a temporary file
