@@ -230,69 +230,6 @@ void check_arrays(const CsrView& g, std::span<const node_t> tokens, const Parall
          " is out of range 1.." + std::to_string(n));
 }
 
-// Layers well formed with every edge pointing to a later layer (which makes
-// the graph a DAG), and degree runs, when present, true to the offsets.
-void check_layers(const CsrView& g, std::span<const node_t> layer_begin, std::span<const node_t> degree_runs,
-                  const ParallelConfig& pc, const Fail& fail) {
-  const edge_t* const off = g.offsets;
-  const node_t* const targets = g.targets;
-  const node_t n = g.n;
-  const node_t* const lb = layer_begin.data();
-  const std::uint64_t layers = layer_begin.size() - 1;
-  const node_t* const rb = degree_runs.empty() ? nullptr : degree_runs.data();
-  const std::uint64_t runs = rb ? degree_runs.size() - 1 : 0;
-  if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
-  if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
-    fail("layer " + std::to_string(l) + " is empty or out of order");
-  // Degree runs, when present: covering 0..N in order first, so that the
-  // pass below can walk them beside the layers.
-  if (rb) {
-    if (rb[0] != 0 || rb[runs] != n) fail("degree runs do not cover nodes 1..N");
-    if (const auto r = first_failing(pc, runs, [&](std::uint64_t i) { return rb[i] < rb[i + 1]; }); r != UINT64_MAX)
-      fail("degree run " + std::to_string(r) + " is empty or out of order");
-  }
-  // The run holding node u (rb set).
-  const auto run_of = [&](std::size_t u) {
-    return static_cast<std::size_t>(std::upper_bound(rb, rb + runs + 1, u) - rb) - 1;
-  };
-  // Every edge must point into a later layer: that makes the graph a DAG
-  // and the stored layers a valid order, so solving can skip layering.
-  // Every run must lie in one layer and hold one out-degree: the mex pass
-  // takes its rows at a fixed stride. One walk over the nodes does both.
-  FirstFailure bad_node, bad_run;
-  for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
-    std::size_t l = static_cast<std::size_t>(std::upper_bound(lb, lb + layers + 1, b) - lb) - 1;
-    std::size_t r = rb ? run_of(b) : 0;
-    bool runs_ok = rb != nullptr;
-    for (std::size_t u = b; u < e; ++u) {
-      while (u >= lb[l + 1]) ++l;
-      if (runs_ok) {
-        while (u >= rb[r + 1]) ++r;
-        if ((u == lb[l] && u != rb[r]) || off[u + 1] - off[u] != off[rb[r] + 1] - off[rb[r]]) {
-          bad_run.offer(u);
-          runs_ok = false;
-        }
-      }
-      for (edge_t i = off[u]; i < off[u + 1]; ++i)
-        if (targets[i] < lb[l + 1]) {
-          bad_node.offer(u);
-          return;
-        }
-    }
-  });
-  if (bad_node.any())
-    fail("node " + std::to_string(bad_node.get() + 1) + " has an edge that does not point to a later layer");
-  if (bad_run.any()) {
-    const std::size_t u = bad_run.get(), first = rb[run_of(u)];
-    if (u != first && std::binary_search(lb, lb + layers + 1, u))
-      fail("degree runs: node " + std::to_string(u + 1) + " starts a layer inside the run from node " +
-           std::to_string(first + 1));
-    fail("degree runs: node " + std::to_string(u + 1) + " has out-degree " + std::to_string(off[u + 1] - off[u]) +
-         ", but the run it lies in (from node " + std::to_string(first + 1) + ") has out-degree " +
-         std::to_string(off[first + 1] - off[first]));
-  }
-}
-
 void check_original_ids(std::span<const node_t> original_ids, const ParallelConfig& pc, const Fail& fail) {
   const node_t* const orig = original_ids.data();
   const std::uint64_t count = original_ids.size();
@@ -339,36 +276,26 @@ std::uint64_t gcsr_header_bytes(std::string_view first64) {
       sizeof(Header), std::min<std::uint64_t>(h.header_bytes, sizeof(Header) + kMaxSections * sizeof(Section)));
 }
 
-void check_gcsr_slice(const CsrSlice& s, std::span<const node_t> tokens, std::span<const node_t> layer_begin,
-                      std::span<const node_t> degree_runs, const std::function<edge_t(node_t)>& degree_of,
-                      const ParallelConfig& pc, const std::string& name) {
-  const Fail fail{name};
-  const edge_t* const off = s.offsets;  // global offsets of nodes lo..hi
-  const node_t lo = s.lo, hi = s.hi, n = s.n;
-  if (lo == 0 && off[0] != 0) fail("offsets[0] is " + std::to_string(off[0]) + ", not 0");
-  if (hi == n && off[hi - lo] != s.m)
-    fail("offsets[N] is " + std::to_string(off[hi - lo]) + ", not M = " + std::to_string(s.m));
-  if (const auto i = first_failing(pc, hi - lo, [&](std::uint64_t u) { return off[u] <= off[u + 1]; }); i != UINT64_MAX)
-    fail("offsets decrease at node " + std::to_string(lo + i + 1) + " (" + std::to_string(off[i]) + " > " +
-         std::to_string(off[i + 1]) + ")");
-  if (off[hi - lo] > s.m)
-    fail("offsets[" + std::to_string(hi) + "] is " + std::to_string(off[hi - lo]) +
-         ", past M = " + std::to_string(s.m));
-  const edge_t first = off[0], edges = off[hi - lo] - off[0];
-  if (const auto e = first_failing(pc, edges, [&](std::uint64_t i) { return s.targets[i] < n; }); e != UINT64_MAX)
-    fail("edge " + std::to_string(first + e + 1) + ": target id " + std::to_string(std::uint64_t{s.targets[e]} + 1) +
-         " is out of range 1.." + std::to_string(n));
-  if (const auto t = first_failing(pc, tokens.size(), [&](std::uint64_t i) { return tokens[i] < n; }); t != UINT64_MAX)
-    fail("token " + std::to_string(t + 1) + ": node id " + std::to_string(std::uint64_t{tokens[t]} + 1) +
-         " is out of range 1.." + std::to_string(n));
-  if (layer_begin.empty()) return;
+namespace {
+
+// Layers well formed with every edge of the slice pointing to a later layer
+// (which makes the graph a DAG), and degree runs, when present, true to the
+// offsets: each run lies in one layer and holds one out-degree (the mex
+// pass takes its rows at a fixed stride). One walk over the nodes does both.
+// degree_of(u) gives the degree of a node outside the slice.
+void check_slice_layers(const CsrSlice& s, std::span<const node_t> layer_begin, std::span<const node_t> degree_runs,
+                        const std::function<edge_t(node_t)>& degree_of, const ParallelConfig& pc, const Fail& fail) {
+  const edge_t* const off = s.offsets;
+  const node_t lo = s.lo, hi = s.hi, n = static_cast<node_t>(s.n);
+  const edge_t first = off[0];
   const node_t* const lb = layer_begin.data();
   const std::uint64_t layers = layer_begin.size() - 1;
   if (lb[0] != 0 || lb[layers] != n) fail("layers do not cover nodes 1..N");
   if (const auto l = first_failing(pc, layers, [&](std::uint64_t i) { return lb[i] < lb[i + 1]; }); l != UINT64_MAX)
     fail("layer " + std::to_string(l) + " is empty or out of order");
-  // Degree runs as read_gcsr checks them (check_layers), each run's degree
-  // taken from its first node, which may lie on another rank.
+  // Degree runs covering 0..N in order first, so that the walk below can
+  // go through them beside the layers; a run's degree is its first node's,
+  // which may lie outside the slice (on another rank).
   const node_t* const rb = degree_runs.empty() ? nullptr : degree_runs.data();
   const std::uint64_t runs = rb ? degree_runs.size() - 1 : 0;
   if (rb) {
@@ -415,6 +342,33 @@ void check_gcsr_slice(const CsrSlice& s, std::span<const node_t> tokens, std::sp
   }
 }
 
+}  // namespace
+
+void check_gcsr_slice(const CsrSlice& s, std::span<const node_t> tokens, std::span<const node_t> layer_begin,
+                      std::span<const node_t> degree_runs, const std::function<edge_t(node_t)>& degree_of,
+                      const ParallelConfig& pc, const std::string& name) {
+  const Fail fail{name};
+  const edge_t* const off = s.offsets;  // global offsets of nodes lo..hi
+  const node_t lo = s.lo, hi = s.hi, n = s.n;
+  if (lo == 0 && off[0] != 0) fail("offsets[0] is " + std::to_string(off[0]) + ", not 0");
+  if (hi == n && off[hi - lo] != s.m)
+    fail("offsets[N] is " + std::to_string(off[hi - lo]) + ", not M = " + std::to_string(s.m));
+  if (const auto i = first_failing(pc, hi - lo, [&](std::uint64_t u) { return off[u] <= off[u + 1]; }); i != UINT64_MAX)
+    fail("offsets decrease at node " + std::to_string(lo + i + 1) + " (" + std::to_string(off[i]) + " > " +
+         std::to_string(off[i + 1]) + ")");
+  if (off[hi - lo] > s.m)
+    fail("offsets[" + std::to_string(hi) + "] is " + std::to_string(off[hi - lo]) +
+         ", past M = " + std::to_string(s.m));
+  const edge_t first = off[0], edges = off[hi - lo] - off[0];
+  if (const auto e = first_failing(pc, edges, [&](std::uint64_t i) { return s.targets[i] < n; }); e != UINT64_MAX)
+    fail("edge " + std::to_string(first + e + 1) + ": target id " + std::to_string(std::uint64_t{s.targets[e]} + 1) +
+         " is out of range 1.." + std::to_string(n));
+  if (const auto t = first_failing(pc, tokens.size(), [&](std::uint64_t i) { return tokens[i] < n; }); t != UINT64_MAX)
+    fail("token " + std::to_string(t + 1) + ": node id " + std::to_string(std::uint64_t{tokens[t]} + 1) +
+         " is out of range 1.." + std::to_string(n));
+  if (!layer_begin.empty()) check_slice_layers(s, layer_begin, degree_runs, degree_of, pc, fail);
+}
+
 GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
   if (timer) timer->start("validate");
   const Fail fail{name};
@@ -432,7 +386,9 @@ GcsrGame read_gcsr(std::string_view bytes, const std::string& name, const Parall
   if (h.flags & kFlagLayered) {
     g.layers.begin = {at(kLayers), count(kLayers)};
     if (at(kDegreeRuns)) g.layers.degree_runs = {at(kDegreeRuns), count(kDegreeRuns)};
-    check_layers(g.game.graph, g.layers.begin, g.layers.degree_runs, pc, fail);
+    const CsrView& whole = g.game.graph;
+    check_slice_layers({whole.n, whole.m, 0, whole.n, whole.offsets, whole.targets}, g.layers.begin,
+                       g.layers.degree_runs, {}, pc, fail);
     g.original_ids = {at(kOriginalIds), static_cast<std::size_t>(h.n)};
     check_original_ids(g.original_ids, pc, fail);
   }
