@@ -123,7 +123,9 @@ int solve_across_ranks(const MpiSolveOptions& o) {
         std::fprintf(stderr, "grundy: %s: %s\n", slice.name.c_str(),
                      describe_mismatch(bad->bad, bad->user_node).c_str());
       }
-      return kMismatch;
+      // Rank 0's code is the job's; another rank exiting non-zero first
+      // would have mpirun end rank 0 before it speaks.
+      return w.leads() ? kMismatch : kOk;
     }
     if (w.leads())
       report_line("Verification:", "PASS (verified: mex rule at every node across " + std::to_string(w.size) +
