@@ -59,8 +59,6 @@ bool is_gcsr_file(const std::string& path) {
   return looks_like_gcsr({magic, got});
 }
 
-void report_line(const char* what, const std::string& value) { std::fprintf(stderr, "%-21s%s\n", what, value.c_str()); }
-
 void print_stats(const dist::DistStats& st, const dist::GraphSlice& s, unsigned threads) {
   const dist::World& w = dist::world();
   const std::vector<std::uint64_t> peaks = dist::gather_all(peak_rss_bytes());
@@ -142,7 +140,6 @@ int solve_across_ranks(const MpiSolveOptions& o) {
       if (o.kill_rank == w.rank) std::raise(SIGKILL);
     });
   stats.collectives = w.collectives;
-  stats.bytes_sent = dist::sum_all(w.bytes_sent);
   if (o.stats) print_stats(stats, slice, pc.threads);
   if (!w.leads()) return kOk;
   OutputFile out("-");

@@ -28,9 +28,6 @@
 namespace grundy::cli {
 namespace {
 
-// GAPBS's report lines on stderr ("Trial Time:          0.01201"), so that
-// stdout keeps the verdict alone.
-void report_line(const char* what, const std::string& value) { std::fprintf(stderr, "%-21s%s\n", what, value.c_str()); }
 std::string seconds_text(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.5f", s);

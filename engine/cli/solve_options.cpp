@@ -1,5 +1,7 @@
 #include "solve_options.hpp"
 
+#include <cstdio>
+
 #include "command.hpp"
 #include "grundy/formats/sg_file.hpp"
 
@@ -12,6 +14,8 @@ GenRequest parse_solve_gen(const std::string& spec) {
     throw UsageError(std::string("--gen: ") + e.what());
   }
 }
+
+void report_line(const char* what, const std::string& value) { std::fprintf(stderr, "%-21s%s\n", what, value.c_str()); }
 
 std::string gen_name(const std::string& spec) { return spec.starts_with("gen:") ? spec : "gen:" + spec; }
 

@@ -33,6 +33,10 @@ GenRequest parse_solve_gen(const std::string& spec);
 /// What messages call a generated input: "gen:SPEC".
 std::string gen_name(const std::string& spec);
 
+/// GAPBS's report lines on stderr ("Trial Time:          0.01201"), so that
+/// stdout keeps the verdict alone.
+void report_line(const char* what, const std::string& value);
+
 /// Adds the solve subcommand and its options (filling `o`) to root.
 CLI::App* add_solve_options(CLI::App& root, SolveOptions& o);
 

@@ -39,15 +39,6 @@ std::vector<sg_t> by_user_ids(const GraphSlice& s, const DistValues& sg) {
   return values;
 }
 
-void write_all_at(int fd, const std::string& bytes, std::uint64_t at, const std::string& name) {
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t n = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(at + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw InputError(name + ": write failed: " + std::strerror(n < 0 ? errno : EIO));
-    done += static_cast<std::size_t>(n);
-  }
-}
-
 }  // namespace
 
 sg_t nim_sum_across_ranks(const GraphSlice& s, const DistValues& sg) {
@@ -222,7 +213,7 @@ std::string write_sg_across_ranks(const std::string& path, SgFileFormat format, 
       for (std::size_t from = 0; from < part.values.size() || (from == 0 && !part.header.empty());
            from += kBlockValues) {
         const std::string bytes = part.block(from, std::min(part.values.size(), from + kBlockValues));
-        write_all_at(fd, bytes, at, path);
+        write_at(fd, bytes.data(), bytes.size(), at, path);
         at += bytes.size();
         if (part.values.empty()) break;
       }

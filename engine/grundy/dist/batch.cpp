@@ -175,8 +175,7 @@ BatchCounts run_batch_across_ranks(const std::vector<BatchInput>& inputs, const 
   const std::size_t chunk_items = 4 * std::size_t{o.pc.threads};
   bool exhausted = false;
   std::uint64_t next_chunk = 0, next_emit = 0;
-  std::map<std::uint64_t, std::vector<InstanceResult>> waiting;        // by chunk id
-  std::vector<std::uint64_t> dealt(static_cast<std::size_t>(w.size));  // chunks in flight per rank
+  std::map<std::uint64_t, std::vector<InstanceResult>> waiting;  // by chunk id
   std::uint64_t in_flight = 0;
   std::map<std::uint64_t, std::uint64_t> chunk_bytes;
   Postbox postbox;
@@ -209,7 +208,6 @@ BatchCounts run_batch_across_ranks(const std::vector<BatchInput>& inputs, const 
     chunk_bytes[next_chunk] = bytes;
     ++next_chunk;
     postbox.post(std::move(out.bytes()), to, kChunk);
-    ++dealt[static_cast<std::size_t>(to)];
     ++in_flight;
   };
   for (int round = 0; round < 2; ++round)
@@ -223,7 +221,6 @@ BatchCounts run_batch_across_ranks(const std::vector<BatchInput>& inputs, const 
     std::vector<InstanceResult>& results = waiting[id];
     results.resize(in.u64());
     for (auto& r : results) read_result(in, r);
-    --dealt[static_cast<std::size_t>(from)];
     --in_flight;
     deal(from);
     bool emitted = false;

@@ -162,33 +162,28 @@ struct Postbox::Letter {
   MPI_Request request;
 };
 
+Postbox::Postbox() = default;
+
 void Postbox::post(std::string bytes, int to, int tag) {
   collect(false);
-  auto* letter = new Letter{std::move(bytes), MPI_REQUEST_NULL};
-  letters_.push_back(letter);
-  g_world.bytes_sent += letter->bytes.size();
-  MPI_Isend(letter->bytes.data(), count_of(letter->bytes.size(), "send"), MPI_CHAR, to, tag, MPI_COMM_WORLD,
-            &letter->request);
+  letters_.push_back(std::make_unique<Letter>(Letter{std::move(bytes), MPI_REQUEST_NULL}));
+  Letter& letter = *letters_.back();
+  g_world.bytes_sent += letter.bytes.size();
+  MPI_Isend(letter.bytes.data(), count_of(letter.bytes.size(), "send"), MPI_CHAR, to, tag, MPI_COMM_WORLD,
+            &letter.request);
 }
 
-// Frees the letters that have left (all of them, waiting, when `all`).
+// Drops the letters that have left (all of them, waiting, when `all`).
 void Postbox::collect(bool all) {
-  std::vector<Letter*> kept;
-  for (Letter* letter : letters_) {
-    int done = 0;
+  std::erase_if(letters_, [all](const std::unique_ptr<Letter>& letter) {
+    int done = 1;
     if (all) {
       MPI_Wait(&letter->request, MPI_STATUS_IGNORE);
-      done = 1;
     } else {
       MPI_Test(&letter->request, &done, MPI_STATUS_IGNORE);
     }
-    if (done) {
-      delete letter;
-    } else {
-      kept.push_back(letter);
-    }
-  }
-  letters_ = std::move(kept);
+    return done != 0;
+  });
 }
 
 Postbox::~Postbox() { collect(true); }

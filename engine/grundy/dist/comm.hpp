@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -83,7 +84,7 @@ std::string receive_bytes(int from, int tag, int* source = nullptr);
 /// bytes are kept until it has left; the destructor waits for them all.
 class Postbox {
  public:
-  Postbox() = default;
+  Postbox();
   ~Postbox();
   Postbox(const Postbox&) = delete;
   Postbox& operator=(const Postbox&) = delete;
@@ -91,7 +92,7 @@ class Postbox {
 
  private:
   struct Letter;
-  std::vector<Letter*> letters_;
+  std::vector<std::unique_ptr<Letter>> letters_;  // a letter's bytes and request stay put while it is sent
   void collect(bool all);
 };
 

@@ -57,13 +57,16 @@ bool worth_gathering(const GraphSlice& s, std::uint64_t width, std::uint64_t nod
                                       static_cast<double>(kElementsPerLatency) * static_cast<double>(nodes);
 }
 
-// Targets become slots: own nodes 0..own-1, ghosts own.. after them.
-void relabel(GraphSlice& s, const IdSet& g, const ParallelConfig& pc) {
+// Targets become slots (own nodes 0..own-1, ghosts own.. after them), and
+// each slot counts the edges into it: one pass over the edges for both.
+void relabel_and_count(GraphSlice& s, const IdSet& g, node_t* in_edges, const ParallelConfig& pc) {
   const node_t own = s.nodes();
   for_range(pc, 0, s.edges, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       const node_t v = s.targets[i];
-      s.targets[i] = v >= s.lo && v < s.hi ? v - s.lo : own + g.index(v);
+      const node_t slot = v >= s.lo && v < s.hi ? v - s.lo : own + g.index(v);
+      s.targets[i] = slot;
+      std::atomic_ref<node_t>(in_edges[slot]).fetch_add(1, std::memory_order_relaxed);
     }
   });
 }
@@ -206,7 +209,6 @@ DistValues solve_across_ranks(GraphSlice& s, const ParallelConfig& pc, DistStats
   const node_t own = s.nodes();
   // Ghosts, slots, and who points to whom.
   IdSet g = find_ghosts(s, pc);
-  relabel(s, g, pc);
   const Needs needs = exchange_needs(s, g);
   // One array serves both passes: the peel's counts (own nodes', then the
   // ghosts') become the values, a node's slot being done counting before
@@ -217,12 +219,7 @@ DistValues solve_across_ranks(GraphSlice& s, const ParallelConfig& pc, DistStats
   out.values.assign(std::size_t{own} + g.count(), 0);
   node_t* const pending = out.values.data();
   node_t* const ghost_pending = pending + own;
-  for_range(pc, 0, s.edges, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      const node_t t = s.targets[i];
-      std::atomic_ref<node_t>(t < own ? pending[t] : ghost_pending[t - own]).fetch_add(1, std::memory_order_relaxed);
-    }
-  });
+  relabel_and_count(s, g, pending, pc);
   for (int q = 0; q < w.size; ++q)
     if (q != w.rank)
       for (node_t u = 0; u < own; ++u) pending[u] += needs.of(q, s.lo, u);

@@ -40,7 +40,6 @@ struct DistStats {
   std::uint64_t local_layers = 0;                        ///< the most local layers on one rank
   std::uint64_t gathered_nodes = 0, gathered_edges = 0;  ///< what rank 0 finished alone
   std::uint64_t ghosts = 0;                              ///< remote targets, summed over ranks
-  std::uint64_t bytes_sent = 0;                          ///< all ranks, all exchanges
   std::uint64_t collectives = 0;                         ///< rank 0's collective calls
   std::uint64_t exchange_bytes = 0;                      ///< ...of which the solve's own exchanges
 };

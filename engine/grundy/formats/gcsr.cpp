@@ -15,6 +15,7 @@
 
 #include "grundy/core/input_error.hpp"
 #include "grundy/formats/degree_runs.hpp"
+#include "grundy/io/output_file.hpp"
 #include "grundy/io/temp_file.hpp"
 
 namespace grundy {
@@ -103,16 +104,6 @@ std::uint64_t first_failing(const ParallelConfig& pc, std::uint64_t count, const
       }
   });
   return first.get();
-}
-
-// Writes all of `bytes` at `offset` of fd, or throws naming `path`.
-void write_at(int fd, const char* bytes, std::size_t size, std::uint64_t offset, const std::string& path) {
-  for (std::size_t done = 0; done < size;) {
-    const ssize_t w = ::pwrite(fd, bytes + done, size - done, static_cast<off_t>(offset + done));
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) throw InputError(path + ": write failed: " + std::strerror(w < 0 ? errno : EIO));
-    done += static_cast<std::size_t>(w);
-  }
 }
 
 }  // namespace

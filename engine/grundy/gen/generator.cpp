@@ -205,38 +205,53 @@ using Report = std::function<void(std::uint64_t)>;
 // degrees of the sources in [lo, hi), scatter, then sort each row so that
 // the bytes do not depend on which thread placed which edge. (A slice still
 // draws all M edges and keeps its own.)
-void kron_rows(const GenSpec& s, const Permutation& id_of, std::uint64_t lo, std::uint64_t hi, edge_t* offsets,
-               node_t* targets, const ParallelConfig& pc, const Report& report) {
-  const std::uint64_t n = s.nodes, m = generated_edges(s);
-  int scale = 1;
-  while ((std::uint64_t{1} << scale) < n) ++scale;
-  auto oriented = [&](std::uint64_t e) {
+struct KronEdges {
+  const GenSpec& s;
+  const Permutation& id_of;
+  std::uint64_t n = s.nodes, m = generated_edges(s);
+  int scale = [&] {
+    int bits = 1;
+    while ((std::uint64_t{1} << bits) < n) ++bits;
+    return bits;
+  }();
+
+  // Edge e as (source, target) ids, oriented by rank.
+  std::pair<std::uint64_t, std::uint64_t> oriented(std::uint64_t e) const {
     auto [x, y] = kron_edge(s.seed, e, n, scale);
-    const std::uint64_t rx = id_of.inverse(x), ry = id_of.inverse(y);
-    return rx < ry ? std::pair{x, y} : std::pair{y, x};
-  };
-  std::fill_n(offsets, hi - lo + 1, 0);
-  for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      const std::uint64_t x = oriented(i).first;
-      if (x >= lo && x < hi) std::atomic_ref<edge_t>(offsets[x - lo + 1]).fetch_add(1, std::memory_order_relaxed);
-    }
-  });
-  prefix_sum(offsets, hi - lo);
-  Array<edge_t> cursor(offsets, offsets + (hi - lo));
-  for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      const auto [x, y] = oriented(i);
-      if (x >= lo && x < hi)
-        targets[std::atomic_ref<edge_t>(cursor[x - lo]).fetch_add(1, std::memory_order_relaxed)] =
-            static_cast<node_t>(y);
-    }
-    report(e - b);
-  });
-  for_range(pc, 0, hi - lo, [&](std::size_t b, std::size_t e) {
-    for (std::size_t u = b; u < e; ++u) std::sort(targets + offsets[u], targets + offsets[u + 1]);
-  });
-}
+    return id_of.inverse(x) < id_of.inverse(y) ? std::pair{x, y} : std::pair{y, x};
+  }
+  // counts[(x - lo) / block] += 1 for each edge whose source x is in [lo, hi).
+  void count(std::uint64_t lo, std::uint64_t hi, std::uint64_t block, edge_t* counts, const ParallelConfig& pc) const {
+    for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        const std::uint64_t x = oriented(i).first;
+        if (x >= lo && x < hi)
+          std::atomic_ref<edge_t>(counts[(x - lo) / block]).fetch_add(1, std::memory_order_relaxed);
+      }
+    });
+  }
+  void offsets(std::uint64_t lo, std::uint64_t hi, edge_t* offsets, const ParallelConfig& pc) const {
+    std::fill_n(offsets, hi - lo + 1, 0);
+    count(lo, hi, 1, offsets + 1, pc);
+    prefix_sum(offsets, hi - lo);
+  }
+  void fill(std::uint64_t lo, std::uint64_t hi, const edge_t* offsets, node_t* targets, const ParallelConfig& pc,
+            const Report& report) const {
+    Array<edge_t> cursor(offsets, offsets + (hi - lo));
+    for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        const auto [x, y] = oriented(i);
+        if (x >= lo && x < hi)
+          targets[std::atomic_ref<edge_t>(cursor[x - lo]).fetch_add(1, std::memory_order_relaxed)] =
+              static_cast<node_t>(y);
+      }
+      report(e - b);
+    });
+    for_range(pc, 0, hi - lo, [&](std::size_t b, std::size_t e) {
+      for (std::size_t u = b; u < e; ++u) std::sort(targets + offsets[u], targets + offsets[u + 1]);
+    });
+  }
+};
 
 // Every other shape: each rank's degree and targets come from the shape's
 // model, so each id's row is made independently (parallel, deterministic).
@@ -266,14 +281,16 @@ struct RankedRows {
     for (std::size_t u = b; u < e; ++u)
       offsets[u - lo + 1] = start(rank[u - b] + std::uint64_t{1}) - start(rank[u - b]);
   }
-  // Each id's row, independently: parallel and deterministic. The rows
-  // first get target ranks, then a block's worth of them at once is mapped
-  // to ids (Permutation::apply runs as SIMD over a batch).
-  void rows(std::uint64_t lo, std::uint64_t hi, edge_t* offsets, node_t* targets, const ParallelConfig& pc,
-            const Report& report) {
+  void offsets(std::uint64_t lo, std::uint64_t hi, edge_t* offsets, const ParallelConfig& pc) {
     offsets[0] = 0;
     for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) { degrees(b, e, lo, offsets); });
     prefix_sum(offsets, hi - lo);
+  }
+  // Each id's row, independently: parallel and deterministic. The rows
+  // first get target ranks, then a block's worth of them at once is mapped
+  // to ids (Permutation::apply runs as SIMD over a batch).
+  void fill(std::uint64_t lo, std::uint64_t hi, const edge_t* offsets, node_t* targets, const ParallelConfig& pc,
+            const Report& report) {
     for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) {
       const node_t* rank = ranks_of(b, e);
       for (std::size_t u = b; u < e; ++u) {
@@ -304,9 +321,13 @@ void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfi
     if (progress) progress(done.fetch_add(edges, std::memory_order_relaxed) + edges);
   };
   if (s.shape == Shape::kron) {
-    kron_rows(s, id_of, 0, s.nodes, out.offsets, out.targets, pc, report);
+    const KronEdges kron{s, id_of};
+    kron.offsets(0, s.nodes, out.offsets, pc);
+    kron.fill(0, s.nodes, out.offsets, out.targets, pc, report);
   } else {
-    RankedRows(s, id_of).rows(0, s.nodes, out.offsets, out.targets, pc, report);
+    RankedRows ranked(s, id_of);
+    ranked.offsets(0, s.nodes, out.offsets, pc);
+    ranked.fill(0, s.nodes, out.offsets, out.targets, pc, report);
   }
   place_tokens(s, out);
 }
@@ -318,17 +339,7 @@ std::vector<edge_t> block_degrees(const GenSpec& s, std::uint64_t lo, std::uint6
   const std::uint64_t blocks = (hi - lo + block - 1) / block;
   std::vector<edge_t> sums(blocks, 0);
   if (s.shape == Shape::kron) {
-    // Only the counts, so that a rank can size its slice before making it.
-    int scale = 1;
-    while ((std::uint64_t{1} << scale) < s.nodes) ++scale;
-    for_range(pc, 0, generated_edges(s), [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
-        auto [x, y] = kron_edge(s.seed, i, s.nodes, scale);
-        const std::uint64_t src = id_of.inverse(x) < id_of.inverse(y) ? x : y;
-        if (src >= lo && src < hi)
-          std::atomic_ref<edge_t>(sums[(src - lo) / block]).fetch_add(1, std::memory_order_relaxed);
-      }
-    });
+    KronEdges{s, id_of}.count(lo, hi, block, sums.data(), pc);
     return sums;
   }
   RankedRows ranked(s, id_of);
@@ -350,19 +361,18 @@ void generate_rows(const GenSpec& s, std::uint64_t lo, std::uint64_t hi, edge_t*
   const Report none = [](std::uint64_t) {};
   tokens.resize(s.tokens);
   place_tokens(s, {nullptr, nullptr, tokens.data()});
+  // The offsets size the targets; then the rows.
   if (s.shape == Shape::kron) {
-    // Counts first (sizing the targets), then the rows: kron_rows does both.
-    const std::vector<edge_t> sums = block_degrees(s, lo, hi, std::max<std::uint64_t>(1, hi - lo), pc);
-    targets.resize(sums.empty() ? 0 : sums[0]);
-    kron_rows(s, id_of, lo, hi, offsets, targets.data(), pc, none);
+    const KronEdges kron{s, id_of};
+    kron.offsets(lo, hi, offsets, pc);
+    targets.resize(offsets[hi - lo]);
+    kron.fill(lo, hi, offsets, targets.data(), pc, none);
     return;
   }
   RankedRows ranked(s, id_of);
-  offsets[0] = 0;
-  for_range(pc, lo, hi, [&](std::size_t b, std::size_t e) { ranked.degrees(b, e, lo, offsets); });
-  prefix_sum(offsets, hi - lo);
+  ranked.offsets(lo, hi, offsets, pc);
   targets.resize(offsets[hi - lo]);
-  ranked.rows(lo, hi, offsets, targets.data(), pc, none);
+  ranked.fill(lo, hi, offsets, targets.data(), pc, none);
 }
 
 OwnedGame generate(const GenSpec& s, const ParallelConfig& pc) {

@@ -57,6 +57,15 @@ bool names_stdout(const std::string& path) {
   return path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1";
 }
 
+void write_at(int fd, const char* bytes, std::size_t size, std::uint64_t offset, const std::string& path) {
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t w = ::pwrite(fd, bytes + done, size - done, static_cast<off_t>(offset + done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw InputError(path + ": write failed: " + std::strerror(w < 0 ? errno : EIO));
+    done += static_cast<std::size_t>(w);
+  }
+}
+
 void append_number(std::string& out, std::uint64_t v, char end) {
   char digits[24];
   char* p = std::to_chars(digits, digits + sizeof digits, v).ptr;

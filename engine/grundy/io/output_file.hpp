@@ -49,6 +49,10 @@ void require_writable(const std::string& path);
 /// output that would replace the input it is computed from.
 bool same_file(const std::string& a, const std::string& b);
 
+/// Writes all of `bytes` at `offset` of fd (pwrite), or throws InputError
+/// "<path>: write failed: ...".
+void write_at(int fd, const char* bytes, std::size_t size, std::uint64_t offset, const std::string& path);
+
 /// Appends the decimal form of v and then `end`: the hot loop of every text
 /// writer, kept free of locale and stream state.
 void append_number(std::string& out, std::uint64_t v, char end = '\n');
