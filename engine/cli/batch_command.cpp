@@ -26,6 +26,7 @@ struct BatchCliOptions {
   bool move = false;
   unsigned threads = 0;
   std::string profile;
+  std::string loopy;
   std::size_t stream_window = 0;  // hidden: a stream's window in bytes (tests use tiny ones)
 };
 
@@ -33,6 +34,7 @@ const char* verdict(InstanceResult::Status s) {
   switch (s) {
     case InstanceResult::Status::win: return "win";
     case InstanceResult::Status::lose: return "lose";
+    case InstanceResult::Status::draw: return "draw";
     case InstanceResult::Status::error: return "error";
     case InstanceResult::Status::mismatch: return "mismatch";
   }
@@ -77,7 +79,7 @@ std::string json_line(const InstanceResult& r, bool with_move) {
   line += ", \"index\": " + number(r.index != 0, r.index) + ", \"line\": " + number(r.line != 0, r.line) +
           ", \"verdict\": \"" + verdict(r.status) + "\", \"xor\": " + number(r.solved, r.nim_sum) +
           ", \"n\": " + number(r.parsed, r.n) + ", \"m\": " + number(r.parsed, r.m) +
-          ", \"k\": " + number(r.parsed, r.k) + ", \"depth\": " + number(r.solved, r.depth) +
+          ", \"k\": " + number(r.parsed, r.k) + ", \"depth\": " + number(r.solved && r.depth != InstanceResult::kNoDepth, r.depth) +
           ", \"microseconds\": " + json_number(r.microseconds) +
           ", \"error\": " + (r.message.empty() ? std::string("null") : json_string(r.message));
   if (with_move) {
@@ -113,6 +115,9 @@ int run_batch_command(const BatchCliOptions& o) {
   options.verify = o.verify;
   options.move = o.move;
   options.algo = parse_algo(o.algo);
+  options.loopy = parse_loopy_mode(o.loopy);
+  if (options.loopy != LoopyMode::off && o.algo != "auto")
+    throw UsageError("--loopy has its own engine; --algo " + o.algo + " solves DAGs only");
   if (o.stream_window > 0) options.stream_window = o.stream_window;
   std::vector<std::string> empty_folders;
   const std::vector<BatchInput> inputs = expand_batch_inputs(o.inputs, &empty_folders);
@@ -147,14 +152,18 @@ int run_batch_command(const BatchCliOptions& o) {
   if (!quiet()) {
     std::fprintf(
         stderr,
-        "grundy: batch: %llu instance%s: %llu win, %llu lose, %llu errors%s%s in %.3f s "
+        "grundy: batch: %llu instance%s: %llu win, %llu lose%s, %llu errors%s%s in %.3f s "
         "(%.0f instances/s, %.1f MB/s, %s%u threads, %llu MiB peak%s)\n",
         static_cast<unsigned long long>(counts.instances), counts.instances == 1 ? "" : "s",
         static_cast<unsigned long long>(counts.wins), static_cast<unsigned long long>(counts.losses),
+        options.loopy != LoopyMode::off ? (", " + std::to_string(counts.draws) + " draw").c_str() : "",
         static_cast<unsigned long long>(counts.errors),
         counts.mismatches ? (", " + std::to_string(counts.mismatches) + " verification mismatches").c_str() : "",
-        o.verify ? ("; verified: Boost.Graph baseline + mex rule, " + std::to_string(counts.verified) + " instances, " +
-                    std::to_string(counts.verified_nodes) + " nodes")
+        o.verify ? ("; verified: " +
+                    std::string(options.loopy != LoopyMode::off ? "Fraenkel's conditions + retrograde outcomes"
+                                                                : "Boost.Graph baseline + mex rule") +
+                    ", " + std::to_string(counts.verified) + " instances, " + std::to_string(counts.verified_nodes) +
+                    " nodes")
                        .c_str()
                  : "",
         seconds, static_cast<double>(counts.instances) / seconds, static_cast<double>(counts.bytes) / seconds / 1e6,
@@ -182,6 +191,7 @@ Command add_batch(CLI::App& root) {
   sub->add_flag("--verify", opts->verify,
                 "check every instance against the Boost.Graph baseline (exit 3 on a mismatch)");
   sub->add_flag("--move", opts->move, "add one winning move per instance (\"move none\" when lost)");
+  add_loopy_option(*sub, opts->loopy, "each instance's win, lose or draw");
   add_quiet_option(*sub);
   add_count(*sub, "--stream-window", opts->stream_window, "testing only: read a stream this many bytes at a time", 1)
       ->group("");

@@ -98,6 +98,10 @@ CLI::Option* add_count(CLI::App& sub, const std::string& names, Value& value, co
 /// --algo ENGINE (auto, level, serial, bgl), the same on solve and batch.
 void add_algo_option(CLI::App& sub, std::string& algo);
 
+/// --loopy[=values|outcome], the same on every command that solves: empty
+/// when not given. `what` says what it decides ("win, lose or draw").
+void add_loopy_option(CLI::App& sub, std::string& loopy, const std::string& what);
+
 /// -q/--quiet, the same on every command: no progress line, notes or
 /// summary on stderr. quiet() says whether it was given.
 void add_quiet_option(CLI::App& sub);

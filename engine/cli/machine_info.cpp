@@ -73,13 +73,22 @@ std::vector<std::pair<std::string, std::string>> describe_machine() {
     }
   number("cores", std::thread::hardware_concurrency());
   // Caches of cpu0: L1 data, L2, L3 (what the engine's thresholds are about).
+  // Some virtual machines have no sysfs cache folders: glibc's sysconf
+  // (from CPUID) tells the same sizes there.
   const std::string caches = "/sys/devices/system/cpu/cpu0/cache";
-  for (int i = 0; i < 8; ++i) {
-    const std::string dir = caches + "/index" + std::to_string(i);
-    if (!std::filesystem::exists(dir)) break;
-    const std::string type = file_line(dir + "/type"), level = file_line(dir + "/level");
-    if (type == "Instruction") continue;
-    number("l" + level + (type == "Data" ? "d" : "") + "_cache_bytes", cache_bytes(file_line(dir + "/size")));
+  if (std::filesystem::exists(caches + "/index0")) {
+    for (int i = 0; i < 8; ++i) {
+      const std::string dir = caches + "/index" + std::to_string(i);
+      if (!std::filesystem::exists(dir)) break;
+      const std::string type = file_line(dir + "/type"), level = file_line(dir + "/level");
+      if (type == "Instruction") continue;
+      number("l" + level + (type == "Data" ? "d" : "") + "_cache_bytes", cache_bytes(file_line(dir + "/size")));
+    }
+  } else {
+    for (const auto& [key, name] : {std::pair{"l1d_cache_bytes", _SC_LEVEL1_DCACHE_SIZE},
+                                    std::pair{"l2_cache_bytes", _SC_LEVEL2_CACHE_SIZE},
+                                    std::pair{"l3_cache_bytes", _SC_LEVEL3_CACHE_SIZE}})
+      if (const long bytes = ::sysconf(name); bytes > 0) number(key, static_cast<std::uint64_t>(bytes));
   }
   number("memory_bytes", physical_memory_bytes());
   text("thp_enabled", bracketed(file_line("/sys/kernel/mm/transparent_hugepage/enabled")));

@@ -43,6 +43,8 @@ void refuse_single_process_options(const SolveOptions& o) {
   if (!o.perf_control.empty()) refuse("--perf-control");
   if (!o.profile.empty()) refuse("--profile");
   if (o.trials > 1) refuse("--trials");
+  if (!o.loopy.empty()) refuse("--loopy");
+  if (!o.outcome_out.empty()) refuse("--outcome-out");
   if (o.algo != "auto" && o.algo != "level")
     throw UsageError("--algo " + o.algo + ": across ranks only the level engine runs (auto or level)");
 }

@@ -115,6 +115,14 @@ void add_algo_option(CLI::App& sub, std::string& algo) {
       ->default_str("auto");
 }
 
+void add_loopy_option(CLI::App& sub, std::string& loopy, const std::string& what) {
+  sub.add_flag("--loopy{values}", loopy,
+               "games with cycles (a self-loop is a pass): " + what +
+                   " by generalized SG values (--loopy), or by single-token win/lose/draw alone (--loopy=outcome)")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"values", "outcome"}));
+}
+
 namespace {
 bool g_quiet = false;
 }

@@ -16,6 +16,7 @@
 #include "phase_progress.hpp"
 #include "profile_report.hpp"
 #include "grundy/formats/game_loader.hpp"
+#include "grundy/formats/loopy_file.hpp"
 #include "grundy/formats/sg_file.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/game.hpp"
@@ -23,6 +24,7 @@
 #include "grundy/io/mapped_file.hpp"
 #include "grundy/io/output_file.hpp"
 #include "grundy/primitives/traced_workers.hpp"
+#include "grundy/solve/loopy_solver.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
@@ -43,19 +45,152 @@ SgValues planted(SgValues sg, std::int64_t node) {
 // Every output file is opened before the work starts, so that a bad path
 // fails first and stdout stays empty, and none may replace the input.
 struct SolveOutputs {
-  std::optional<OutputFile> sg, stats_json, profile;
+  std::optional<OutputFile> sg, stats_json, profile, outcomes;
 
   explicit SolveOutputs(const SolveOptions& o) {
-    const std::pair<const char*, const std::string*> named[] = {
-        {"--sg-out", &o.sg_out}, {"--stats-json", &o.stats_json}, {"--profile", &o.profile}};
+    const std::pair<const char*, const std::string*> named[] = {{"--sg-out", &o.sg_out},
+                                                                {"--stats-json", &o.stats_json},
+                                                                {"--profile", &o.profile},
+                                                                {"--outcome-out", &o.outcome_out}};
     for (const auto& [option, path] : named)
       if (!path->empty() && same_file(*path, o.input))
         throw InputError(std::string(option) + " " + *path + ": that is the input file; name another");
     if (!o.sg_out.empty() && !names_stdout(o.sg_out)) sg.emplace(o.sg_out);
     if (!o.stats_json.empty()) stats_json.emplace(o.stats_json);
     if (!o.profile.empty()) profile.emplace(o.profile);
+    if (!o.outcome_out.empty() && !names_stdout(o.outcome_out)) outcomes.emplace(o.outcome_out);
   }
 };
+
+// The options that --loopy changes the meaning of, checked before any work.
+void check_loopy_options(const SolveOptions& o) {
+  if (o.loopy.empty()) {
+    if (!o.outcome_out.empty()) throw UsageError("--outcome-out needs --loopy (on a DAG every node wins or loses)");
+    return;
+  }
+  if (o.algo != "auto") throw UsageError("--loopy has its own engine; --algo " + o.algo + " solves DAGs only");
+  if (!o.profile.empty() || !o.stats_json.empty())
+    throw UsageError("--profile and --stats-json trace the DAG engine's phases; with --loopy, --stats reports the stages");
+  if (o.loopy == "outcome" && !o.sg_out.empty())
+    throw UsageError("--sg-out needs the values: --loopy, not --loopy=outcome");
+  if (o.sg_format != "auto" && o.sg_format != "text")
+    throw UsageError("--sg-format " + o.sg_format + ": values of games with cycles (inf:K) are written as text only");
+}
+
+// Writes to the file opened before the work, or to stdout after the verdict.
+template <class Write>
+void publish(std::optional<OutputFile>& file, const std::string& path, OutputFile& out, const Write& write) {
+  if (file) {
+    write(*file);
+    file->commit();
+  } else if (!path.empty()) {
+    write(out);
+  }
+}
+
+void print_loopy_stats(const PhaseTimer& timer, const LoopyStats& st, const CsrView& graph) {
+  for (const PhaseTimer::Phase& p : timer.phases())
+    std::fprintf(stderr, "  %-12s %10.3f ms\n", p.name.c_str(), p.seconds * 1e3);
+  std::fprintf(stderr, "  transpose    %10.1f MiB (%llu nodes, %llu edges)\n", static_cast<double>(st.transpose_bytes) / (1 << 20),
+               static_cast<unsigned long long>(graph.n), static_cast<unsigned long long>(graph.m));
+  std::fprintf(stderr, "  peeled       %10llu nodes cannot reach a cycle (%llu rounds)\n",
+               static_cast<unsigned long long>(st.peeled), static_cast<unsigned long long>(st.peel_rounds));
+  std::fprintf(stderr, "  stages       %10zu\n", st.stages.size());
+  for (std::size_t i = 0; i < st.stages.size(); ++i) {
+    const LoopyStats::Stage& s = st.stages[i];
+    std::fprintf(stderr, "  stage %-6zu %10.3f ms  labelled %llu, infinite %llu, rounds %llu, left %llu\n", i,
+                 s.seconds * 1e3, static_cast<unsigned long long>(s.labelled), static_cast<unsigned long long>(s.infinite),
+                 static_cast<unsigned long long>(s.rounds), static_cast<unsigned long long>(s.remaining));
+  }
+}
+
+// --loopy: a digraph with cycles, decided by generalized SG values (or, with
+// --loopy=outcome, by the retrograde outcomes of a single token).
+int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::string& name, const ParallelConfig& pc,
+                      SolveOutputs& outputs, PhaseTimer& timer, PhaseProgress& progress) {
+  const CsrView graph = game.view.graph;
+  const std::span<const node_t> tokens = game.view.tokens;
+  const bool outcome_only = o.loopy == "outcome";
+  if (outcome_only && tokens.size() > 1)
+    throw InputError(name + ": --loopy=outcome decides a single token, and this game has " +
+                     std::to_string(tokens.size()) + " (--loopy decides sums)");
+  require_memory(graph_bytes(graph) + loopy_memory_bytes(graph.n, graph.m) * (o.verify ? 2 : 1), name,
+                 std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --loopy" +
+                     (o.verify ? " --verify" : ""));
+  const auto user = [&](node_t u) { return std::uint64_t{game.user_id(u)} + 1; };
+  LoopyValues values;
+  Outcomes outcomes;
+  LoopyStats stats;
+  for (std::size_t trial = 0; trial < o.trials; ++trial) {
+    const auto start = std::chrono::steady_clock::now();
+    PhaseTimer* t = trial + 1 == o.trials ? &timer : nullptr;
+    stats = {};
+    if (outcome_only) {
+      outcomes = solve_outcomes(graph, pc, t);
+    } else {
+      values = solve_loopy(graph, pc, t, &stats);
+      if (o.plant_error >= 0 && static_cast<std::uint64_t>(o.plant_error) < graph.n)
+        values.value[static_cast<std::size_t>(o.plant_error)] ^= 1;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o.trials > 1) report_line("Trial Time:", seconds_text(seconds));
+  }
+  if (o.verify) {
+    // Each engine checked by the other, and the values by Fraenkel's
+    // conditions at every node.
+    timer.start("verify");
+    if (outcome_only) values = solve_loopy(graph, pc);
+    else outcomes = solve_outcomes(graph, pc);
+    const std::string why = verify_loopy(graph, values, outcomes.of, pc, user);
+    timer.stop();
+    progress.finish();
+    if (!why.empty()) {
+      report_line("Verification:", "FAIL");
+      std::fprintf(stderr, "grundy: %s: %s\n", name.c_str(), why.c_str());
+      return kMismatch;
+    }
+    report_line("Verification:", "PASS (" + describe_loopy_verified(graph.n, graph.m) + ")");
+  }
+  progress.finish();
+  Outcome verdict = Outcome::lose;
+  std::optional<UserMove> move;
+  if (outcome_only) {
+    if (!tokens.empty()) {
+      verdict = outcomes.of[tokens[0]];
+      if (const auto to = outcome_move(graph, outcomes, tokens[0])) move = UserMove{1, user(tokens[0]), user(*to)};
+    }
+  } else {
+    verdict = loopy_verdict(game.view, values).outcome;
+    move = loopy_user_move(game.view, values, game.original_ids);
+  }
+  OutputFile out("-");
+  std::uint64_t shortened = 0;
+  // Files first: a failure there leaves stdout empty.
+  const auto write_values = [&](OutputFile& f) { shortened = write_loopy_values(f, graph, values, game.original_ids); };
+  const auto write_letters = [&](OutputFile& f) {
+    if (outcome_only) {
+      write_outcomes(f, outcomes.of, game.original_ids);
+      return;
+    }
+    Array<Outcome> of(graph.n);
+    for_range(pc, 0, graph.n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t u = b; u < e; ++u) of[u] = node_outcome(graph, values, static_cast<node_t>(u));
+    });
+    write_outcomes(f, of, game.original_ids);
+  };
+  if (outputs.sg) publish(outputs.sg, o.sg_out, out, write_values);
+  if (outputs.outcomes) publish(outputs.outcomes, o.outcome_out, out, write_letters);
+  out.write(std::string(outcome_word(verdict)) + "\n");
+  if (o.move) out.write(move_text(move) + "\n");
+  if (!outputs.sg) publish(outputs.sg, o.sg_out, out, write_values);
+  if (!outputs.outcomes) publish(outputs.outcomes, o.outcome_out, out, write_letters);
+  out.commit();
+  if (shortened > 0 && !quiet())
+    std::fprintf(stderr, "grundy: --sg-out: %llu infinite values list only the first %zu members of K\n",
+                 static_cast<unsigned long long>(shortened), kListedInfiniteSet);
+  if (o.stats) print_loopy_stats(timer, stats, graph);
+  return kOk;
+}
 
 // --gen SPEC: the game grundy gen would write, made in memory.
 LoadedGame generated_game(const std::string& spec, const ParallelConfig& pc, PhaseTimer& timer) {
@@ -69,6 +204,7 @@ LoadedGame generated_game(const std::string& spec, const ParallelConfig& pc, Pha
 
 int solve(const SolveOptions& o) {
   if (!o.gen.empty() && o.input != "-") throw UsageError("give an input file or --gen SPEC, not both");
+  check_loopy_options(o);
   const ParallelConfig pc{resolve_threads(o.threads)};
   SolveOutputs outputs(o);
   // --profile and the stats: every thread's spans and the counters go to a
@@ -88,7 +224,9 @@ int solve(const SolveOptions& o) {
   const std::string name = o.gen.empty() ? in->name() : gen_name(o.gen);
   // (Not with --trials: its lines are the measurement.)
   PhaseProgress progress("solve", o.trials > 1 || !in ? 0 : in->bytes().size(), timer);
-  const LoadedGame game = in ? load_game(in->bytes(), in->name(), pc, &timer) : generated_game(o.gen, pc, timer);
+  const LoadedGame game =
+      in ? load_game(in->bytes(), in->name(), pc, &timer, !o.loopy.empty()) : generated_game(o.gen, pc, timer);
+  if (!o.loopy.empty()) return solve_with_cycles(o, game, name, pc, outputs, timer, progress);
   const CsrView graph = game.view.graph;
   require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify), name,
                  std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " + o.algo +

@@ -32,7 +32,8 @@ CLI::App* add_solve_options(CLI::App& root, SolveOptions& o) {
       ->type_name("SPEC");
   sub->add_option("--sg-out", opts->sg_out,
                   "write every node's SG value, nodes 1..N: a line each, or binary by --sg-format (\"-\": "
-                  "stdout, after the verdict)")
+                  "stdout, after the verdict); with --loopy a finite value or inf:K (K: the finite values "
+                  "among its successors)")
       ->type_name("FILE");
   sub->add_option("--sg-format", opts->sg_format,
                   "--sg-out's format: auto (npy for a .npy path, else text), text (a value a line), u16 or u32 "
@@ -68,6 +69,10 @@ CLI::App* add_solve_options(CLI::App& root, SolveOptions& o) {
             "stderr, GAPBS style",
             1, 100000)
       ->default_val(1);
+  add_loopy_option(*sub, opts->loopy, "win, lose or draw");
+  sub->add_option("--outcome-out", opts->outcome_out,
+                  "with --loopy: write every node's single-token outcome, W, L or D, a line each, nodes 1..N")
+      ->type_name("FILE");
   add_threads_option(*sub, opts->threads);
   add_quiet_option(*sub);
   return sub;

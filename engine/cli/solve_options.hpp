@@ -25,6 +25,8 @@ struct SolveOptions {
   std::string profile;
   std::int64_t plant_error = -1;  // hidden: corrupt one node's value (tests --verify)
   std::size_t trials = 1;
+  std::string loopy;        // --loopy: "values" or "outcome"; empty: a cycle is an error
+  std::string outcome_out;  // --outcome-out FILE: W, L or D a node (with --loopy)
 };
 
 /// --gen's SPEC: "SHAPE,nodes=N,..." (bench's gen: inputs, with or without

@@ -22,14 +22,17 @@ class CycleError : public std::runtime_error {
   std::vector<node_t> cycle_;
 };
 
+/// What every cycle error ends with: where games with cycles are solved.
+inline constexpr const char* kLoopyHint = " (a game with cycles: solve it with --loopy)";
+
 /// f(), with a CycleError turned into the InputError users see,
-/// "<source>: cycle: 4 -> 9 -> 4".
+/// "<source>: cycle: 4 -> 9 -> 4 (a game with cycles: solve it with --loopy)".
 template <class F>
 decltype(auto) naming_cycles(const std::string& source, F&& f) {
   try {
     return f();
   } catch (const CycleError& e) {
-    throw InputError(source + ": " + e.what());
+    throw InputError(source + ": " + e.what() + kLoopyHint);
   }
 }
 

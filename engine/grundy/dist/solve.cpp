@@ -166,7 +166,7 @@ void gather_and_finish(const GraphSlice& s, const IdSet& g, const std::vector<no
     } catch (const CycleError& e) {
       std::vector<node_t> cycle;
       for (const node_t c : e.nodes()) cycle.push_back(users[c]);
-      throw InputError(s.name + ": " + describe_cycle(cycle));
+      throw InputError(s.name + ": " + describe_cycle(cycle) + kLoopyHint);
     }
     for (std::size_t i = 0; i < ids.size(); ++i) back[part_of[i]].push_back(sg[static_cast<node_t>(i)]);
   });

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "grundy/core/cycle.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/core/memory_budget.hpp"
 #include "grundy/core/trace.hpp"
@@ -350,7 +351,7 @@ void reject_self_loop(std::string_view text, std::string_view source, std::size_
     while (!is_space(text[pos])) ++pos;
   }
   const std::string id = std::to_string(ids[2 * e] + base);
-  throw_at(source, text, pos, "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id);
+  throw_at(source, text, pos, "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id + kLoopyHint);
 }
 
 }  // namespace
@@ -389,8 +390,8 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
     require_memory(node_bytes, std::string(source) + ":" + std::to_string(line_of(text, options.start)),
                    "N = " + std::to_string(h.n) + " nodes");
   if (options.timer) options.timer->start("build CSR");
-  reject_self_loop(text, source, h.body, ids,
-                   build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game), 1);
+  const auto loop = build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game);
+  if (!options.self_loops) reject_self_loop(text, source, h.body, ids, loop, 1);
   game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m),
                      ids.begin() + static_cast<std::ptrdiff_t>(rules.need));
   if (options.timer) options.timer->stop();
@@ -501,9 +502,8 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
     require_memory(node_bytes, std::string(source), "N = " + std::to_string(n) + " nodes (one past the largest id)");
   if (options.timer) options.timer->start("build CSR");
   OwnedGame game;
-  reject_self_loop(text, source, 0, scan.ids,
-                   build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game),
-                   options.base);
+  const auto loop = build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game);
+  if (!options.self_loops) reject_self_loop(text, source, 0, scan.ids, loop, options.base);
   for (std::uint64_t id : tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
   if (options.timer) options.timer->stop();
   return game;

@@ -26,6 +26,8 @@ struct ParseOptions {
   /// The line `start` is on, when the caller knows it (0: not known): errors
   /// then count lines from there, not from the stream's first byte.
   std::uint64_t start_line = 0;
+  /// Self-loops are moves that leave a token in place (--loopy), not errors.
+  bool self_loops = false;
 };
 
 /// A plain edge list (GAP Benchmark Suite .el, SNAP): "u v" per line, no
@@ -39,11 +41,13 @@ struct EdgeListOptions {
   std::uint64_t base = 0;               ///< ids start at 0 (GAPBS) or 1
   std::vector<std::uint64_t> tokens{};  ///< token ids, in the same base
   PhaseTimer* timer = nullptr;
+  bool self_loops = false;  ///< as ParseOptions::self_loops
 };
 OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options);
 
 /// Parses one classic instance that fills `text` (nothing may follow it).
-/// Throws InputError on any malformed input, including self-loops.
+/// Throws InputError on any malformed input, including self-loops unless
+/// options.self_loops.
 OwnedGame parse_classic(std::string_view text, const ParseOptions& options = {});
 
 /// The same into `out`, with `ids` as scratch: both keep their capacity, so

@@ -26,17 +26,18 @@ InputFormat input_format(std::string_view bytes, std::string_view name) {
   return is_edge_list_path(name) ? InputFormat::edge_list : InputFormat::classic;
 }
 
-LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer) {
+LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc, PhaseTimer* timer,
+                     bool self_loops) {
   LoadedGame g;
   const InputFormat format = input_format(bytes, name);
   if (format == InputFormat::gcsr) {
     view_gcsr(bytes, name, pc, timer, g);
   } else if (format == InputFormat::edge_list) {
-    g.owned = parse_edge_list(bytes, {.source = name, .threads = pc.threads, .timer = timer});
+    g.owned = parse_edge_list(bytes, {.source = name, .threads = pc.threads, .timer = timer, .self_loops = self_loops});
     g.view = g.owned.view();
     g.format = "el";
   } else {
-    g.owned = parse_classic(bytes, {name, pc.threads, timer});
+    g.owned = parse_classic(bytes, {.source = name, .threads = pc.threads, .timer = timer, .self_loops = self_loops});
     g.view = g.owned.view();
   }
   return g;
@@ -50,7 +51,10 @@ GameInput load_game(std::string_view bytes, const ParseOptions& options, const P
     view_gcsr(bytes, std::string(options.source), pc, options.timer, g);
   } else if (format == InputFormat::edge_list) {
     scratch.game = parse_edge_list(bytes.substr(options.start),
-                                   {.source = options.source, .threads = pc.threads, .timer = options.timer});
+                                   {.source = options.source,
+                                    .threads = pc.threads,
+                                    .timer = options.timer,
+                                    .self_loops = options.self_loops});
     g.view = scratch.game.view();
     g.format = "el";
   } else {

@@ -46,8 +46,9 @@ struct LoadScratch {
 };
 
 /// Parses or validates `bytes`; views into `bytes` stay valid while it does.
+/// `self_loops`: a self-loop is a move (--loopy), not an error.
 LoadedGame load_game(std::string_view bytes, const std::string& name, const ParallelConfig& pc,
-                     PhaseTimer* timer = nullptr);
+                     PhaseTimer* timer = nullptr, bool self_loops = false);
 
 /// The same for one instance of a stream (text from options.start, named
 /// and numbered by `options`), parsed into `scratch`, whose arrays the view

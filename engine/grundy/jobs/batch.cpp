@@ -39,6 +39,76 @@ bool is_instance_file(const std::filesystem::path& p) {
 
 }  // namespace
 
+namespace {
+
+void solve_dag(const GameInput& in, InstanceResult& r, Workspace& ws, const BatchOptions& o, const ParallelConfig& pc) {
+  const GameView& view = in.view;
+  const StoredLayers& stored = in.layers;
+  const CsrView& g = view.graph;
+  if (o.algo == Algo::level || o.algo == Algo::automatic) {
+    naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
+    r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
+  } else {
+    ws.sg = naming_cycles(r.name, [&] { return solve_sg(g, o.algo, pc, nullptr, stored); });
+    r.depth = stored.empty() ? compute_layers(g, pc).count() : stored.begin.size() - 1;
+  }
+  r.nim_sum = nim_sum(ws.sg, view.tokens);
+  r.solved = true;
+  r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
+  if (o.move) r.move = user_move(view, ws.sg, in.original_ids);
+  if (o.verify) {
+    if (const auto bad = verify_sg(g, ws.sg, pc)) {
+      r.status = InstanceResult::Status::mismatch;
+      r.message = r.name + ": " + describe_mismatch(*bad, std::uint64_t{in.user_id(bad->node)} + 1);
+    } else {
+      r.verified = true;
+    }
+  }
+}
+
+// --loopy: win, lose or draw; nim_sum is the XOR of the finite values, and
+// a graph with cycles has no depth.
+void solve_with_cycles(const GameInput& in, InstanceResult& r, const BatchOptions& o, const ParallelConfig& pc) {
+  const CsrView& g = in.view.graph;
+  const std::span<const node_t> tokens = in.view.tokens;
+  const auto user = [&](node_t u) { return std::uint64_t{in.user_id(u)} + 1; };
+  static constexpr InstanceResult::Status kStatus[] = {InstanceResult::Status::win, InstanceResult::Status::lose,
+                                                       InstanceResult::Status::draw};
+  const auto status = [](Outcome x) { return kStatus[x == Outcome::win ? 0 : x == Outcome::lose ? 1 : 2]; };
+  r.depth = InstanceResult::kNoDepth;
+  LoopyValues values;
+  Outcomes outcomes;
+  if (o.loopy == LoopyMode::outcome) {
+    if (tokens.size() > 1)
+      throw InputError(r.name + ": --loopy=outcome decides a single token, and this game has " +
+                       std::to_string(tokens.size()) + " (--loopy decides sums)");
+    outcomes = solve_outcomes(g, pc);
+    r.status = tokens.empty() ? InstanceResult::Status::lose : status(outcomes.of[tokens[0]]);
+    if (o.move && !tokens.empty())
+      if (const auto to = outcome_move(g, outcomes, tokens[0])) r.move = UserMove{1, user(tokens[0]), user(*to)};
+    if (o.verify) values = solve_loopy(g, pc);
+  } else {
+    values = solve_loopy(g, pc);
+    const LoopyVerdict v = loopy_verdict(in.view, values);
+    r.status = status(v.outcome);
+    r.nim_sum = v.finite_xor;
+    if (o.move) r.move = loopy_user_move(in.view, values, in.original_ids);
+    if (o.verify) outcomes = solve_outcomes(g, pc);
+  }
+  r.solved = true;
+  if (o.verify) {
+    const std::string why = verify_loopy(g, values, outcomes.of, pc, user);
+    if (why.empty()) {
+      r.verified = true;
+    } else {
+      r.status = InstanceResult::Status::mismatch;
+      r.message = r.name + ": " + why;
+    }
+  }
+}
+
+}  // namespace
+
 void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchOptions& o, const ParallelConfig& pc) {
   const auto start = std::chrono::steady_clock::now();
   trace::Span span("instance", "batch", false);  // on the worker that solves it, named after it
@@ -50,37 +120,24 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     const std::string& path = item.file->name;
     // A stream's instance is parsed from its own start, naming its line.
     const std::string_view bytes = item.file->bytes.substr(0, item.span.end);
-    const GameInput in = load_game(bytes, {path, pc.threads, nullptr, item.span.begin, item.line}, pc, ws.load);
+    const bool loopy = o.loopy != LoopyMode::off;
+    const GameInput in =
+        load_game(bytes, {path, pc.threads, nullptr, item.span.begin, item.line, loopy}, pc, ws.load);
     const GameView& view = in.view;
-    const StoredLayers& stored = in.layers;
     const CsrView& g = view.graph;
-    require_memory(graph_bytes(g) + solve_memory_bytes(g.n, g.m, o.algo, o.verify), r.name,
-                   std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
+    require_memory(graph_bytes(g) + (loopy ? loopy_memory_bytes(g.n, g.m) * (o.verify ? 2 : 1)
+                                           : solve_memory_bytes(g.n, g.m, o.algo, o.verify)),
+                   r.name, std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
     r.n = g.n;
     span.arg("n", g.n);
     span.arg("m", g.m);
     r.m = g.m;
     r.k = view.tokens.size();
     r.parsed = true;
-    if (o.algo == Algo::level || o.algo == Algo::automatic) {
-      naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
-      r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
+    if (loopy) {
+      solve_with_cycles(in, r, o, pc);
     } else {
-      ws.sg = naming_cycles(r.name, [&] { return solve_sg(g, o.algo, pc, nullptr, stored); });
-      r.depth = stored.empty() ? compute_layers(g, pc).count() : stored.begin.size() - 1;
-    }
-    r.nim_sum = nim_sum(ws.sg, view.tokens);
-    r.solved = true;
-    r.status = r.nim_sum != 0 ? InstanceResult::Status::win : InstanceResult::Status::lose;
-    const auto user = [&](node_t u) { return std::uint64_t{in.user_id(u)} + 1; };
-    if (o.move) r.move = user_move(view, ws.sg, in.original_ids);
-    if (o.verify) {
-      if (const auto bad = verify_sg(g, ws.sg, pc)) {
-        r.status = InstanceResult::Status::mismatch;
-        r.message = r.name + ": " + describe_mismatch(*bad, user(bad->node));
-      } else {
-        r.verified = true;
-      }
+      solve_dag(in, r, ws, o, pc);
     }
   } catch (const InputError& e) {
     r.status = InstanceResult::Status::error;
@@ -343,6 +400,7 @@ void BatchCounts::add(const InstanceResult& r) {
   switch (r.status) {
     case InstanceResult::Status::win: ++wins; break;
     case InstanceResult::Status::lose: ++losses; break;
+    case InstanceResult::Status::draw: ++draws; break;
     case InstanceResult::Status::error: ++errors; break;
     case InstanceResult::Status::mismatch: ++mismatches; break;
   }

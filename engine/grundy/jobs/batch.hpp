@@ -13,6 +13,7 @@
 #include "grundy/primitives/parallel.hpp"
 #include "grundy/core/game.hpp"
 #include "grundy/core/sg_values.hpp"
+#include "grundy/solve/loopy_solver.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy {
@@ -22,6 +23,7 @@ struct BatchOptions {
   Algo algo = Algo::level;  ///< the engine for every instance
   bool verify = false;      ///< check every instance against the Boost.Graph baseline
   bool move = false;        ///< find a winning move for every won instance
+  LoopyMode loopy = LoopyMode::off;  ///< games with cycles: win, lose or draw
   /// Instances at least this large are solved one at a time with every
   /// thread (the parallel engine); smaller ones one per thread, in parallel.
   std::size_t big_bytes = std::size_t{16} << 20;
@@ -34,7 +36,9 @@ struct BatchOptions {
 };
 
 struct InstanceResult {
-  enum class Status { win, lose, error, mismatch };
+  enum class Status { win, lose, error, mismatch, draw };
+  /// depth of a graph with cycles, which has none
+  static constexpr std::uint64_t kNoDepth = ~std::uint64_t{0};
   std::string name;         ///< the path, "<path>#<index>" inside a stream, "<path>:<line>" once its count is lost
   std::string path;         ///< the file it is in ("<stdin>" for -)
   std::uint64_t index = 0;  ///< 1-based place in its file; 0 once a stream's count is lost
@@ -66,7 +70,7 @@ std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& path
                                             std::vector<std::string>* empty_folders = nullptr);
 
 struct BatchCounts {
-  std::uint64_t instances = 0, wins = 0, losses = 0, errors = 0, mismatches = 0, bytes = 0;
+  std::uint64_t instances = 0, wins = 0, losses = 0, draws = 0, errors = 0, mismatches = 0, bytes = 0;
   std::uint64_t verified = 0, verified_nodes = 0;  ///< instances that passed --verify, and their nodes
   std::uint64_t bytes_done = 0;                    ///< input bytes of the instances done
   void add(const InstanceResult& r);

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <span>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
@@ -83,6 +84,29 @@ void for_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, con
   }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, pc.grain),
                     [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
+}
+
+/// body(i, out, shared) for each i of [begin, end), where body appends what
+/// it finds to `out` (a std::vector<T>&); everything found lands in `into`,
+/// after what it held. `shared` is std::true_type when the loop runs in
+/// parallel blocks (each thread appending to its own buffer: writes other
+/// iterations may make must then be atomic) and std::false_type when it
+/// runs inline. In parallel the order of what is found is not fixed (the
+/// set is), so callers must not depend on it.
+template <class T, class Body>
+void collect_range(const ParallelConfig& pc, std::size_t begin, std::size_t end, std::vector<T>& into,
+                   const Body& body) {
+  if (!pc.worth_it(end - begin)) {
+    for (std::size_t i = begin; i < end; ++i) body(i, into, std::false_type{});
+    return;
+  }
+  PerThread<std::vector<T>> found;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, pc.grain),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      std::vector<T>& out = found.local();
+                      for (std::size_t i = r.begin(); i < r.end(); ++i) body(i, out, std::true_type{});
+                    });
+  for (const std::vector<T>& part : found) into.insert(into.end(), part.begin(), part.end());
 }
 
 /// body(k) for each k of [0, tasks), each task its own oneTBB task so that
