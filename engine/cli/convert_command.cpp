@@ -28,6 +28,7 @@ struct ConvertOptions {
   std::vector<std::uint64_t> tokens;
   std::uint64_t base = 0;
   bool layered = false;
+  bool loopy = false;  // cycles and self-loops kept: a game for --loopy
   unsigned threads = 0;
 };
 
@@ -46,13 +47,13 @@ LoadedGame load_input(const ConvertOptions& o, const MappedFile& in, const Paral
     throw UsageError("--tokens and --base apply to edge lists (.el) only");
   LoadedGame game;
   if (edge_list) {
-    game.owned = parse_edge_list(in.bytes(), {in.name(), pc.threads, o.base, o.tokens});
+    game.owned = parse_edge_list(in.bytes(), {in.name(), pc.threads, o.base, o.tokens, nullptr, o.loopy});
     game.view = game.owned.view();
   } else if (o.from == "classic") {
-    game.owned = parse_classic(in.bytes(), {in.name(), pc.threads});
+    game.owned = parse_classic(in.bytes(), {.source = in.name(), .threads = pc.threads, .self_loops = o.loopy});
     game.view = game.owned.view();
   } else {
-    game = load_game(in.bytes(), in.name(), pc);
+    game = load_game(in.bytes(), in.name(), pc, nullptr, o.loopy);
   }
   return game;
 }
@@ -65,8 +66,8 @@ std::uint64_t write_binary(const ConvertOptions& o, const LoadedGame& game, cons
     return game.layers.begin.size() - 1;
   }
   if (o.layered) return write_layered_gcsr(o.output, game.view, pc, source);
-  // A .gcsr holds a DAG: a cycle is refused here, not when it is solved.
-  naming_cycles(source, [&] { (void)compute_layers(game.view.graph, pc); });
+  // A .gcsr holds a DAG unless --loopy: a cycle is refused here, not when it is solved.
+  if (!o.loopy) naming_cycles(source, [&] { (void)compute_layers(game.view.graph, pc); });
   write_gcsr(o.output, game.view);
   return 0;
 }
@@ -91,6 +92,7 @@ int run_convert(const ConvertOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const Output kind = output_kind(o.output);
   if (o.layered && kind != Output::gcsr) throw UsageError("--layered needs a .gcsr output");
+  if (o.layered && o.loopy) throw UsageError("--layered orders a DAG's layers; a graph with cycles (--loopy) has none");
   if (same_file(o.input, o.output)) throw UsageError(o.output + " is the input file; the output must name another");
   require_writable(o.output);  // before the input is read: a bad path fails first
   const ParallelConfig pc{resolve_threads(o.threads)};
@@ -130,6 +132,8 @@ Command add_convert(CLI::App& root) {
                 "renumber nodes so that each topological layer is a contiguous id range (ordered by "
                 "out-degree) and store the layers and their degree runs: solving then skips layering, "
                 "reads memory in order and takes each run of equal out-degree by stride");
+  sub->add_flag("--loopy", opts->loopy,
+                "keep cycles and self-loops: a game with cycles, for solve --loopy (without it a cycle is an error)");
   add_quiet_option(*sub);
   add_threads_option(*sub, opts->threads);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_convert(*opts); }); }};

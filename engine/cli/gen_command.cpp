@@ -39,9 +39,10 @@ void note_overrides(const GenOptions& o) {
   if (quiet()) return;
   const std::uint64_t m = generated_edges(o.spec);
   if (o.edges_given && m != o.spec.edges) {
-    const char* why = o.spec.shape == Shape::tournament ? "every pair: N(N-1)/2"
-                      : o.spec.shape == Shape::chain    ? "a path through every node needs N-1"
-                                                        : "this shape and node count";
+    const char* why = o.spec.shape == Shape::tournament    ? "every pair: N(N-1)/2"
+                      : o.spec.shape == Shape::chain       ? "a path through every node needs N-1"
+                      : o.spec.shape == Shape::subtraction ? "take 1..k with k = M/N - 1, or put 2 back on an odd heap"
+                                                           : "this shape and node count";
     std::fprintf(stderr, "grundy: gen: note: --shape %s makes %s edges (%s); --edges %s is not used\n", o.shape.c_str(),
                  grouped(m).c_str(), why, grouped(o.spec.edges).c_str());
   }
@@ -106,14 +107,18 @@ int run_gen(GenOptions o) {
 Command add_gen(CLI::App& root) {
   auto opts = std::make_shared<GenOptions>();
   CLI::App* sub = root.add_subcommand(
-      "gen", "generate a deterministic synthetic DAG (.gcsr, an edge list .el, or text, by the output's extension)");
+      "gen",
+      "generate a deterministic synthetic DAG, or a digraph with cycles (--shape digraph, kron-digraph, grid, "
+      "subtraction: solve those with --loopy), as .gcsr, an edge list .el, or text, by the output's extension");
   sub->add_option("out", opts->out,
                   "output file: *.gcsr binary, *.el an edge list, anything else classic text (\"-\": stdout)")
       ->type_name("FILE")
       ->required();
-  sub->add_option("--shape", opts->shape, "the graph's shape")
+  sub->add_option("--shape", opts->shape,
+                  "the graph's shape: DAGs uniform, layered, chain, powerlaw, tournament, kron; with cycles digraph, "
+                  "kron-digraph, grid (a torus with back edges), subtraction (a subtraction game with put-backs)")
       ->type_name("SHAPE")
-      ->check(CLI::IsMember({"uniform", "layered", "chain", "powerlaw", "tournament", "kron"}))
+      ->check(CLI::IsMember(shape_list()))
       ->default_str("uniform");
   add_count(*sub, "-n,--nodes", opts->spec.nodes, "node count")->default_val(1000);
   CLI::Option* edges =

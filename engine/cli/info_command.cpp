@@ -12,6 +12,7 @@
 #include "grundy/core/input_error.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/loopy_solver.hpp"
 #include "grundy/io/mapped_file.hpp"
 #include "json.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 
 struct InfoOptions {
   std::string input;
+  std::string loopy;
   bool json = false;
   unsigned threads = 0;
 };
@@ -73,15 +75,75 @@ struct Facts {
   sg_t nim_sum = 0;
   Histogram degree, in_degree, values;
   std::vector<PhaseTimer::Phase> phases;
+  // --loopy: the verdict may be a draw, values may be infinite, and there
+  // is no depth; what the engine did instead.
+  LoopyMode loopy = LoopyMode::off;
+  Outcome outcome = Outcome::lose;
+  std::uint64_t self_loops = 0, peeled = 0, peel_rounds = 0, stages = 0, infinite = 0;
+  std::uint64_t wins = 0, losses = 0, draws = 0;  // single-token outcomes per node
   double per_edge() const { return m ? static_cast<double>(bytes) / static_cast<double>(m) : 0.0; }
   double mean_degree() const { return n ? degree.sum / n : 0.0; }
-  const char* verdict() const { return nim_sum != 0 ? "win" : "lose"; }
+  const char* verdict() const {
+    if (loopy != LoopyMode::off) return outcome_word(outcome);
+    return nim_sum != 0 ? "win" : "lose";
+  }
 };
+
+// The degree facts every mode reports.
+void gather_degrees(const CsrView& g, Facts& f) {
+  std::vector<std::uint32_t> in_degree(g.n, 0);
+  for (edge_t e = 0; e < g.m; ++e) ++in_degree[g.targets[e]];
+  for (node_t u = 0; u < g.n; ++u) {
+    f.degree.add(g.degree(u));
+    f.in_degree.add(in_degree[u]);
+    f.sources += in_degree[u] == 0;
+    f.sinks += g.degree(u) == 0;
+    for (node_t v : g.successors(u)) f.self_loops += v == u;
+  }
+}
+
+// --loopy: the generalized values (or, with =outcome, the outcomes alone)
+// and how the engine got them.
+void gather_loopy(const LoadedGame& game, LoopyMode mode, const ParallelConfig& pc, PhaseTimer& timer, Facts& f) {
+  const CsrView& g = game.view.graph;
+  f.loopy = mode;
+  const std::span<const node_t> tokens = game.view.tokens;
+  const auto count = [&](Outcome x) {
+    f.wins += x == Outcome::win;
+    f.losses += x == Outcome::lose;
+    f.draws += x == Outcome::draw;
+  };
+  if (mode == LoopyMode::outcome) {
+    if (tokens.size() > 1)
+      throw InputError(f.file + ": --loopy=outcome decides a single token, and this game has " +
+                       std::to_string(tokens.size()) + " (--loopy decides sums)");
+    const Outcomes out = solve_outcomes(g, pc, &timer);
+    timer.start("statistics");
+    for (const Outcome x : out.of) count(x);
+    f.outcome = tokens.empty() ? Outcome::lose : out.of[tokens[0]];
+  } else {
+    LoopyStats stats;
+    const LoopyValues values = solve_loopy(g, pc, &timer, &stats);
+    timer.start("statistics");
+    f.peeled = stats.peeled;
+    f.peel_rounds = stats.peel_rounds;
+    f.stages = stats.stages.size();
+    for (node_t u = 0; u < g.n; ++u) {
+      count(node_outcome(g, values, u));
+      if (values.finite(u)) f.values.add(values.value[u]);
+      else ++f.infinite;
+    }
+    const LoopyVerdict v = loopy_verdict(game.view, values);
+    f.outcome = v.outcome;
+    f.nim_sum = v.finite_xor;
+  }
+}
 
 // Layers the graph again even when the file stores layers (a file's layers
 // need only respect the edges, and the depth is the graph's, not the
 // file's), takes every SG value, and sums the distributions.
-Facts gather(const MappedFile& in, const LoadedGame& game, const ParallelConfig& pc, PhaseTimer& timer) {
+Facts gather(const MappedFile& in, const LoadedGame& game, LoopyMode mode, const ParallelConfig& pc,
+             PhaseTimer& timer) {
   const CsrView& g = game.view.graph;
   Facts f;
   f.file = in.name();
@@ -92,6 +154,13 @@ Facts gather(const MappedFile& in, const LoadedGame& game, const ParallelConfig&
   f.k = game.view.tokens.size();
   f.layered = !game.layers.empty();
   f.degree_runs = game.layers.degree_runs.empty() ? 0 : game.layers.degree_runs.size() - 1;
+  if (mode != LoopyMode::off) {
+    gather_loopy(game, mode, pc, timer, f);
+    gather_degrees(g, f);
+    timer.stop();
+    f.phases = timer.phases();
+    return f;
+  }
   timer.start("layering");
   const Layers computed = naming_cycles(in.name(), [&] { return compute_layers(g, pc); });
   const LayerView layers{computed.order.data(), computed.begin, {}};
@@ -101,14 +170,7 @@ Facts gather(const MappedFile& in, const LoadedGame& game, const ParallelConfig&
   timer.start("statistics");
   f.depth = layers.count();
   for (std::size_t l = 0; l < layers.count(); ++l) f.widest = std::max<std::uint64_t>(f.widest, layers.width(l));
-  std::vector<std::uint32_t> in_degree(g.n, 0);
-  for (edge_t e = 0; e < g.m; ++e) ++in_degree[g.targets[e]];
-  for (node_t u = 0; u < g.n; ++u) {
-    f.degree.add(g.degree(u));
-    f.in_degree.add(in_degree[u]);
-    f.sources += in_degree[u] == 0;
-    f.sinks += g.degree(u) == 0;
-  }
+  gather_degrees(g, f);
   f.nim_sum = nim_sum(sg, game.view.tokens);
   sg.visit([&](auto v) {
     for (auto x : v) f.values.add(x);
@@ -125,6 +187,18 @@ std::string json_key(std::string name) {
   return json_string(name);
 }
 
+// --loopy's own fields: null where its mode does not compute them.
+std::string loopy_json(const Facts& f) {
+  if (f.loopy == LoopyMode::off) return "";
+  const bool values = f.loopy == LoopyMode::values;
+  const auto number = [&](std::uint64_t v) { return values ? std::to_string(v) : std::string("null"); };
+  return ", \"loopy\": {\"mode\": \"" + std::string(values ? "values" : "outcome") +
+         "\", \"self_loops\": " + std::to_string(f.self_loops) + ", \"peeled\": " + number(f.peeled) +
+         ", \"peel_rounds\": " + number(f.peel_rounds) + ", \"stages\": " + number(f.stages) +
+         ", \"infinite\": " + number(f.infinite) + ", \"outcomes\": {\"win\": " + std::to_string(f.wins) +
+         ", \"lose\": " + std::to_string(f.losses) + ", \"draw\": " + std::to_string(f.draws) + "}}";
+}
+
 void print_json(const Facts& f) {
   std::string phases;
   for (const auto& [name, start, seconds] : f.phases)
@@ -132,24 +206,46 @@ void print_json(const Facts& f) {
   std::printf(
       "{\"schema\": 2, \"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
       "\"m\": %llu, \"k\": %zu, \"verdict\": \"%s\", \"xor\": %u, \"layered\": %s, \"degree_runs\": %zu, "
-      "\"depth\": %zu, \"widest_layer\": %llu, \"sources\": %llu, \"sinks\": %llu, "
+      "\"depth\": %s, \"widest_layer\": %s, \"sources\": %llu, \"sinks\": %llu, "
       "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
       "\"in_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
-      "\"sg\": {\"max\": %llu, \"histogram\": %s}, \"seconds\": {%s}}\n",
+      "\"sg\": {\"max\": %llu, \"histogram\": %s}%s, \"seconds\": {%s}}\n",
       json_string(f.file).c_str(), f.format, f.bytes, f.per_edge(), f.n, static_cast<unsigned long long>(f.m), f.k,
-      f.verdict(), f.nim_sum, f.layered ? "true" : "false", f.degree_runs, f.depth,
-      static_cast<unsigned long long>(f.widest), static_cast<unsigned long long>(f.sources),
+      f.verdict(), f.nim_sum, f.layered ? "true" : "false", f.degree_runs,
+      f.loopy != LoopyMode::off ? "null" : std::to_string(f.depth).c_str(),
+      f.loopy != LoopyMode::off ? "null" : std::to_string(f.widest).c_str(), static_cast<unsigned long long>(f.sources),
       static_cast<unsigned long long>(f.sinks), static_cast<unsigned long long>(f.degree.max), f.mean_degree(),
       histogram_json(f.degree).c_str(), static_cast<unsigned long long>(f.in_degree.max), f.mean_degree(),
       histogram_json(f.in_degree).c_str(), static_cast<unsigned long long>(f.values.max),
-      histogram_json(f.values).c_str(), phases.c_str());
+      histogram_json(f.values).c_str(), loopy_json(f).c_str(), phases.c_str());
+}
+
+void print_loopy_text(const Facts& f) {
+  std::printf("self-loops     %llu (a pass: the token stays)\n", static_cast<unsigned long long>(f.self_loops));
+  if (f.loopy == LoopyMode::values) {
+    std::printf("acyclic part   %llu nodes cannot reach a cycle (plain SG values; longest path %llu)\n",
+                static_cast<unsigned long long>(f.peeled),
+                static_cast<unsigned long long>(f.peel_rounds ? f.peel_rounds - 1 : 0));
+    std::printf("stages         %llu (Fraenkel's labelling, over the other %llu nodes)\n",
+                static_cast<unsigned long long>(f.stages), static_cast<unsigned long long>(f.n - f.peeled));
+    std::printf("infinite       %llu nodes\n", static_cast<unsigned long long>(f.infinite));
+  }
+  std::printf("outcomes       %llu win, %llu lose, %llu draw (one token on each node)\n",
+              static_cast<unsigned long long>(f.wins), static_cast<unsigned long long>(f.losses),
+              static_cast<unsigned long long>(f.draws));
 }
 
 void print_text(const Facts& f) {
   std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", f.file.c_str(), f.format, f.bytes, f.per_edge());
   std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", f.n, static_cast<unsigned long long>(f.m),
               f.k);
-  std::printf("verdict        %s (xor of the tokens' SG values: %u)\n", f.verdict(), f.nim_sum);
+  if (f.loopy == LoopyMode::off) {
+    std::printf("verdict        %s (xor of the tokens' SG values: %u)\n", f.verdict(), f.nim_sum);
+  } else if (f.loopy == LoopyMode::values) {
+    std::printf("verdict        %s (xor of the tokens' finite values: %u)\n", f.verdict(), f.nim_sum);
+  } else {
+    std::printf("verdict        %s (the single token's outcome)\n", f.verdict());
+  }
   if (!f.layered) {
     std::printf("layered ids    no\n");
   } else if (f.degree_runs > 0) {
@@ -157,8 +253,12 @@ void print_text(const Facts& f) {
   } else {
     std::printf("layered ids    yes, no degree runs (written before grundy stored them; `grundy convert` adds them)\n");
   }
-  std::printf("depth          %zu layers\nwidest layer   %llu nodes\n", f.depth,
-              static_cast<unsigned long long>(f.widest));
+  if (f.loopy == LoopyMode::off) {
+    std::printf("depth          %zu layers\nwidest layer   %llu nodes\n", f.depth,
+                static_cast<unsigned long long>(f.widest));
+  } else {
+    print_loopy_text(f);
+  }
   std::printf("sources        %llu nodes (in-degree 0)\nsinks          %llu nodes (out-degree 0, SG 0)\n",
               static_cast<unsigned long long>(f.sources), static_cast<unsigned long long>(f.sinks));
   std::printf("out-degree     max %llu, mean %.2f\nin-degree      max %llu, mean %.2f\nSG value       max %llu\n",
@@ -167,7 +267,10 @@ void print_text(const Facts& f) {
               static_cast<unsigned long long>(f.values.max));
   print_histogram("out-degree distribution (range, nodes):", f.degree);
   print_histogram("in-degree distribution (range, nodes):", f.in_degree);
-  print_histogram("SG value distribution (range, nodes):", f.values);
+  if (f.loopy != LoopyMode::outcome)
+    print_histogram(f.loopy == LoopyMode::off ? "SG value distribution (range, nodes):"
+                                              : "finite value distribution (range, nodes):",
+                    f.values);
   std::printf("time:");
   for (const auto& [name, start, seconds] : f.phases) std::printf(" %s %.3f s;", name.c_str(), seconds);
   std::printf("\n");
@@ -178,8 +281,9 @@ int run_info(const InfoOptions& o) {
   PhaseTimer timer;
   timer.start("map input");
   const MappedFile in(o.input);
-  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer);
-  const Facts facts = gather(in, game, pc, timer);
+  const LoopyMode mode = parse_loopy_mode(o.loopy);
+  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer, mode != LoopyMode::off);
+  const Facts facts = gather(in, game, mode, pc, timer);
   if (o.json) {
     print_json(facts);
   } else {
@@ -200,6 +304,7 @@ Command add_info(CLI::App& root) {
       ->type_name("FILE")
       ->required();
   sub->add_flag("--json", opts->json, "one JSON object on stdout (\"schema\": 2; fields in docs/OUTPUTS.md)");
+  add_loopy_option(*sub, opts->loopy, "the verdict, win/lose/draw counts and how the engine labelled the nodes");
   add_threads_option(*sub, opts->threads);
   add_quiet_option(*sub);
   return {sub, [opts] { return run_with_threads(opts->threads, [&] { return run_info(*opts); }); }};

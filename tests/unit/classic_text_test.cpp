@@ -82,7 +82,7 @@ TEST(ClassicText, NamesTheLineAndValueOfEveryError) {
       {"3 1 1\n1 2\n3\n3\n", "in:4: unexpected \"3\" after the last of 1 tokens"},
       {"3 1 0\n1 2\n3\n", "in:3: unexpected \"3\" after the last of 1 edges (K = 0)"},
       {"3 0 0 junk", "in:1: unexpected \"junk\" after the header (M = 0, K = 0)"},
-      {"3 2 0\n1 2\n2 2\n", "in:3: edge 2 is a self-loop: cycle: 2 -> 2 (a game with cycles: solve it with --loopy)"},
+      {"3 2 0\n1 2\n2 2\n", "in:3: edge 2 is a self-loop: cycle: 2 -> 2 (a game with cycles: use --loopy)"},
   };
   for (const auto& c : cases) EXPECT_EQ(error_of(c.text), c.message) << c.text;
 }

@@ -23,10 +23,10 @@ class CycleError : public std::runtime_error {
 };
 
 /// What every cycle error ends with: where games with cycles are solved.
-inline constexpr const char* kLoopyHint = " (a game with cycles: solve it with --loopy)";
+inline constexpr const char* kLoopyHint = " (a game with cycles: use --loopy)";
 
 /// f(), with a CycleError turned into the InputError users see,
-/// "<source>: cycle: 4 -> 9 -> 4 (a game with cycles: solve it with --loopy)".
+/// "<source>: cycle: 4 -> 9 -> 4 (a game with cycles: use --loopy)".
 template <class F>
 decltype(auto) naming_cycles(const std::string& source, F&& f) {
   try {

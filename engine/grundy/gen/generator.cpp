@@ -21,8 +21,9 @@ enum : std::uint64_t {
   kKronStream = 5,
 };
 
-constexpr Shape kShapes[] = {Shape::uniform,  Shape::layered,    Shape::chain,
-                             Shape::powerlaw, Shape::tournament, Shape::kron};
+constexpr Shape kShapes[] = {Shape::uniform,    Shape::layered, Shape::chain,        Shape::powerlaw,
+                             Shape::tournament, Shape::kron,    Shape::digraph,      Shape::kron_digraph,
+                             Shape::grid,       Shape::subtraction};
 
 using u128 = unsigned __int128;
 
@@ -37,6 +38,37 @@ std::uint64_t share(std::uint64_t m, u128 part, u128 whole) {
   return static_cast<std::uint64_t>(static_cast<u128>(m) * part / whole);
 }
 
+// subtraction: the k of "take 1..k", from the edges asked for (each heap
+// has about k + 1 moves).
+std::uint64_t subtraction_k(const GenSpec& s) {
+  const std::uint64_t per_node = s.edges / std::max<std::uint64_t>(1, s.nodes);
+  return per_node > 1 ? per_node - 1 : 1;
+}
+
+// subtraction: the moves of heaps 0..r-1: min(x, k) takes, and a put-back
+// from each odd heap x while x + 2 < n (heap 0 has no move: the game ends).
+std::uint64_t subtraction_start(std::uint64_t r, std::uint64_t n, std::uint64_t k) {
+  const std::uint64_t takes = r <= k + 1 ? r * (r - (r > 0)) / 2 : k * (k + 1) / 2 + (r - 1 - k) * k;
+  return takes + std::min(r, n > 2 ? n - 2 : 0) / 2;
+}
+
+// grid: the torus's width.
+std::uint64_t grid_width(std::uint64_t n) {
+  std::uint64_t w = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(n)));
+  while (w * w < n) ++w;
+  return std::max<std::uint64_t>(1, w);
+}
+
+// grid: the cell of rank r one step in direction d (0-2 right, 3-5 down,
+// 6 left, 7 up); a step off the grid reaches the goal, the last cell.
+std::uint64_t grid_step(std::uint64_t r, std::uint64_t n, std::uint64_t w, std::uint64_t d) {
+  const std::uint64_t col = r % w, goal = n - 1;
+  if (d < 3) return col + 1 < w && r + 1 < n ? r + 1 : goal;
+  if (d < 6) return r + w < n ? r + w : goal;
+  if (d < 7) return col > 0 ? r - 1 : goal;
+  return r >= w ? r - w : goal;
+}
+
 // The edges of the nodes of rank < r, for the shapes that spread edges by a
 // closed form (kron and powerlaw build theirs from data).
 struct RankModel {
@@ -45,6 +77,8 @@ struct RankModel {
 
   std::uint64_t start(std::uint64_t r) const {
     switch (s.shape) {
+      case Shape::grid: return share(m, std::min(r, n - 1), n - 1);  // the goal has no move
+      case Shape::subtraction: return subtraction_start(r, n, subtraction_k(s));
       case Shape::uniform: {
         // A uniform pair's lower rank is r with weight n-1-r: node r gets a
         // share of the M edges proportional to it.
@@ -63,7 +97,9 @@ struct RankModel {
         return share(m, std::min(r, senders), senders);
       }
       case Shape::powerlaw:
-      case Shape::kron: break;
+      case Shape::kron:
+      case Shape::digraph:
+      case Shape::kron_digraph: break;
     }
     return 0;
   }
@@ -86,9 +122,16 @@ struct RankModel {
         const std::uint64_t b = band_begin(l + 1), e = band_begin(l + 2);
         return b + below(h, e - b);
       }
+      case Shape::grid: return grid_step(r, n, grid_width(n), h & 7);
+      case Shape::subtraction: {
+        const std::uint64_t takes = std::min(r, subtraction_k(s));
+        return j < takes ? r - 1 - j : r + 2;  // the put-back of an odd heap
+      }
       case Shape::uniform:
       case Shape::powerlaw:
-      case Shape::kron: break;
+      case Shape::kron:
+      case Shape::digraph:
+      case Shape::kron_digraph: break;
     }
     return r + 1 + below(h, n - 1 - r);  // any later rank
   }
@@ -159,8 +202,23 @@ std::string_view shape_name(Shape shape) {
     case Shape::powerlaw: return "powerlaw";
     case Shape::tournament: return "tournament";
     case Shape::kron: return "kron";
+    case Shape::digraph: return "digraph";
+    case Shape::kron_digraph: return "kron-digraph";
+    case Shape::grid: return "grid";
+    case Shape::subtraction: return "subtraction";
   }
   return "?";
+}
+
+std::vector<std::string> shape_list() {
+  std::vector<std::string> names;
+  for (Shape sh : kShapes) names.emplace_back(shape_name(sh));
+  return names;
+}
+
+bool has_cycles(Shape shape) {
+  return shape == Shape::digraph || shape == Shape::kron_digraph || shape == Shape::grid ||
+         shape == Shape::subtraction;
 }
 
 std::string shape_names() {
@@ -175,9 +233,13 @@ std::uint64_t generated_edges(const GenSpec& s) {
       return static_cast<std::uint64_t>(static_cast<u128>(s.nodes) * (s.nodes - (s.nodes > 0)) / 2);
     case Shape::chain: return std::max(s.edges, s.nodes - (s.nodes > 0));
     case Shape::layered: return s.layers >= 2 && s.nodes >= s.layers ? s.edges : 0;
+    case Shape::subtraction: return s.nodes < 2 ? 0 : subtraction_start(s.nodes, s.nodes, subtraction_k(s));
     case Shape::uniform:
     case Shape::powerlaw:
-    case Shape::kron: return s.edges;
+    case Shape::kron:
+    case Shape::digraph:
+    case Shape::kron_digraph:
+    case Shape::grid: return s.edges;
   }
   return 0;
 }
@@ -201,11 +263,14 @@ namespace {
 
 using Report = std::function<void(std::uint64_t)>;
 
-// kron: edges come from a distribution over pairs, not per source: count the
-// degrees of the sources in [lo, hi), scatter, then sort each row so that
-// the bytes do not depend on which thread placed which edge. (A slice still
-// draws all M edges and keeps its own.)
-struct KronEdges {
+// Shapes whose edges are drawn as pairs (DrawnEdges), not made per source.
+bool drawn(Shape shape) { return shape == Shape::kron || shape == Shape::kron_digraph || shape == Shape::digraph; }
+
+// kron, kron-digraph and digraph: edges come from a distribution over
+// pairs, not per source: count the degrees of the sources in [lo, hi),
+// scatter, then sort each row so that the bytes do not depend on which
+// thread placed which edge. (A slice still draws all M edges and keeps its own.)
+struct DrawnEdges {
   const GenSpec& s;
   const Permutation& id_of;
   std::uint64_t n = s.nodes, m = generated_edges(s);
@@ -215,9 +280,13 @@ struct KronEdges {
     return bits;
   }();
 
-  // Edge e as (source, target) ids, oriented by rank.
+  // Edge e as (source, target) ids: kron's oriented by rank, kron-digraph's
+  // as drawn, digraph's a uniform pair (a self-loop now and then).
   std::pair<std::uint64_t, std::uint64_t> oriented(std::uint64_t e) const {
+    if (s.shape == Shape::digraph)
+      return {below(mix(s.seed, kEdgeStream, 2 * e), n), below(mix(s.seed, kEdgeStream, 2 * e + 1), n)};
     auto [x, y] = kron_edge(s.seed, e, n, scale);
+    if (s.shape == Shape::kron_digraph) return {x, y};
     return id_of.inverse(x) < id_of.inverse(y) ? std::pair{x, y} : std::pair{y, x};
   }
   // counts[(x - lo) / block] += 1 for each edge whose source x is in [lo, hi).
@@ -320,8 +389,8 @@ void generate_into(const GenSpec& s, const GameBuffers& out, const ParallelConfi
   const Report report = [&](std::uint64_t edges) {
     if (progress) progress(done.fetch_add(edges, std::memory_order_relaxed) + edges);
   };
-  if (s.shape == Shape::kron) {
-    const KronEdges kron{s, id_of};
+  if (drawn(s.shape)) {
+    const DrawnEdges kron{s, id_of};
     kron.offsets(0, s.nodes, out.offsets, pc);
     kron.fill(0, s.nodes, out.offsets, out.targets, pc, report);
   } else {
@@ -338,8 +407,8 @@ std::vector<edge_t> block_degrees(const GenSpec& s, std::uint64_t lo, std::uint6
   const Permutation id_of(s.nodes, s.seed ^ kPermStream);
   const std::uint64_t blocks = (hi - lo + block - 1) / block;
   std::vector<edge_t> sums(blocks, 0);
-  if (s.shape == Shape::kron) {
-    KronEdges{s, id_of}.count(lo, hi, block, sums.data(), pc);
+  if (drawn(s.shape)) {
+    DrawnEdges{s, id_of}.count(lo, hi, block, sums.data(), pc);
     return sums;
   }
   RankedRows ranked(s, id_of);
@@ -362,8 +431,8 @@ void generate_rows(const GenSpec& s, std::uint64_t lo, std::uint64_t hi, edge_t*
   tokens.resize(s.tokens);
   place_tokens(s, {nullptr, nullptr, tokens.data()});
   // The offsets size the targets; then the rows.
-  if (s.shape == Shape::kron) {
-    const KronEdges kron{s, id_of};
+  if (drawn(s.shape)) {
+    const DrawnEdges kron{s, id_of};
     kron.offsets(lo, hi, offsets, pc);
     targets.resize(offsets[hi - lo]);
     kron.fill(lo, hi, offsets, targets.data(), pc, none);

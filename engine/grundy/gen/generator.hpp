@@ -27,7 +27,15 @@ enum class Shape {
   powerlaw,    ///< Pareto out-degrees: a few nodes with thousands of successors
   tournament,  ///< every pair, oriented by rank: SG values 0..N-1, M = N(N-1)/2
   kron,        ///< R-MAT (Graph500 a=.57 b=c=.19) edges, oriented by rank
+  // Digraphs with cycles (solved with --loopy):
+  digraph,       ///< edges between uniform random pairs, either way (self-loops included)
+  kron_digraph,  ///< R-MAT edges as drawn, not oriented
+  grid,          ///< sqrt(N) columns: 3/8 of the moves right, 3/8 down, 1/8 left, 1/8 up; off the grid, to the goal (the last cell, a sink)
+  subtraction,   ///< heaps 0..N-1: take 1..k (k = M/N - 1), or from an odd heap put 2 back while it stays below N
 };
+
+/// Whether a shape makes cycles (so that only --loopy solves it).
+bool has_cycles(Shape shape);
 
 /// Changes whenever one GenSpec starts to give different bytes (2: the
 /// 32-bit SIMD permutation and per-(rank, j) edge streams; 3: layered
@@ -39,7 +47,7 @@ inline constexpr int kGeneratorVersion = 4;
 struct GenSpec {
   Shape shape = Shape::uniform;
   std::uint64_t nodes = 1000;
-  std::uint64_t edges = 4000;  ///< tournament: ignored; chain: at least N-1
+  std::uint64_t edges = 4000;  ///< tournament: ignored; chain: at least N-1; subtraction: sets k
   std::uint64_t tokens = 10;
   std::uint64_t seed = 1;
   std::uint64_t layers = 8;  ///< layered only
@@ -50,6 +58,8 @@ Shape parse_shape(std::string_view name);
 std::string_view shape_name(Shape shape);
 /// Every shape's name, comma-separated (for help texts).
 std::string shape_names();
+/// Every shape's name (for option checks).
+std::vector<std::string> shape_list();
 
 /// The edge count the spec produces (tournament and chain fix or raise it).
 std::uint64_t generated_edges(const GenSpec& spec);

@@ -39,6 +39,9 @@ void write_generated(const GenSpec& s, const std::string& path, bool layered, st
   check_spec(s);
   const bool binary = is_gcsr_path(path);
   if (layered && !binary) throw std::invalid_argument("--layered needs a .gcsr output");
+  if (layered && has_cycles(s.shape))
+    throw std::invalid_argument("--layered needs a DAG, and --shape " + std::string(shape_name(s.shape)) +
+                                " makes cycles");
   if (instances > 1 && binary) throw std::invalid_argument("--instances needs a text output (a stream)");
   const std::uint64_t m = generated_edges(s);
   // What generating takes besides the output: per-node arrays, and for text

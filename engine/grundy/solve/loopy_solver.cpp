@@ -118,12 +118,14 @@ class LoopyEngine {
 
   // Fraenkel's stages over the nodes the peel left, counters going on from
   // `first_counter`.
-  void label(std::uint32_t first_counter, LoopyStats* stats) {
-    std::vector<node_t> unlabelled, infinite;
-    collect_range(pc_, 0, g_.n, unlabelled, [&](std::size_t u, std::vector<node_t>& out, auto) {
-      if (value_[u] == kUnset) out.push_back(static_cast<node_t>(u));
-    });
-    if (unlabelled.empty()) return;
+  void label(std::uint32_t first_counter, std::uint64_t peeled, LoopyStats* stats) {
+    if (peeled == g_.n) return;
+    // One list of what is left, in id order, sized once (a list per thread
+    // and their merge would hold it twice).
+    Array<node_t> unlabelled;
+    unlabelled.reserve(g_.n - peeled);
+    for (node_t u = 0; u < g_.n; ++u)
+      if (value_[u] == kUnset) unlabelled.push_back(u);
     const std::vector<std::uint64_t> boundary = boundary_by_value();
     counter_ = first_counter;
     std::size_t b = 0;
@@ -133,18 +135,17 @@ class LoopyEngine {
       std::vector<node_t> seeds;
       seeds.reserve(b - from);
       for (std::size_t k = from; k < b; ++k) seeds.push_back(static_cast<node_t>(boundary[k]));
-      const LoopyStats::Stage s = stage(i, unlabelled, infinite, seeds);
+      const LoopyStats::Stage s = stage(i, unlabelled, seeds);
       if (stats != nullptr) stats->stages.push_back(s);
     }
-    for (node_t u : infinite) count_[u] = 0;
   }
 
   // Stage 0 alone over every node, with nothing peeled: the retrograde
   // analysis of single tokens.
   Outcomes outcomes() {
-    std::vector<node_t> all(g_.n), infinite;
+    Array<node_t> all(g_.n);
     for (node_t u = 0; u < g_.n; ++u) all[u] = u;
-    stage(0, all, infinite, {}, /*keep_marks=*/true);
+    stage(0, all, {}, /*keep_marks=*/true);
     Outcomes out{Array<Outcome>(g_.n, Outcome::draw), {}};
     for_range(pc_, 0, g_.n, [&](std::size_t b, std::size_t e) {
       for (std::size_t u = b; u < e; ++u) {
@@ -180,8 +181,8 @@ class LoopyEngine {
   // Stage i: label i every unlabelled node whose unlabelled-or-infinite
   // successors all have a successor labelled i, and none itself; then the
   // unlabelled nodes with no successor labelled i become infinite.
-  LoopyStats::Stage stage(sg_t i, std::vector<node_t>& unlabelled, std::vector<node_t>& infinite,
-                          std::span<const node_t> seeds, bool keep_marks = false) {
+  LoopyStats::Stage stage(sg_t i, Array<node_t>& unlabelled, std::span<const node_t> seeds,
+                          bool keep_marks = false) {
     const auto start = std::chrono::steady_clock::now();
     LoopyStats::Stage s;
     std::vector<node_t> ready, found;
@@ -221,7 +222,7 @@ class LoopyEngine {
         unlabelled[keep++] = u;
       } else {
         value_[u] = kInfinite;
-        infinite.push_back(u);
+        count_[u] = 0;
         ++s.infinite;
       }
     }
@@ -277,7 +278,7 @@ LoopyValues solve_loopy(const CsrView& g, const ParallelConfig& pc, PhaseTimer* 
   if (timer) timer->start("peel");
   st.peel_rounds = engine.peel(st.peeled);
   if (timer) timer->start("stages");
-  engine.label(static_cast<std::uint32_t>(st.peel_rounds), &st);
+  engine.label(static_cast<std::uint32_t>(st.peel_rounds), st.peeled, &st);
   if (timer) timer->stop();
   return out;
 }
@@ -302,9 +303,9 @@ std::optional<node_t> outcome_move(const CsrView& g, const Outcomes& outcomes, n
 }
 
 std::uint64_t loopy_memory_bytes(std::uint64_t n, std::uint64_t m) {
-  // Values and counters (8), the unlabelled and infinite lists and the
-  // frontiers (at most 16 more between them), the marks; the transpose.
-  return Transpose::bytes(n, m) + n * 24 + n / 8;
+  // Values and counters (8), the list of unlabelled nodes (4), the
+  // frontiers of a round (at most 8, counted whole), the marks; the transpose.
+  return Transpose::bytes(n, m) + n * 20 + n / 8;
 }
 
 namespace {
