@@ -29,6 +29,10 @@
 #include "grundy/jobs/generated_file.hpp"
 #include "grundy/primitives/arena.hpp"
 #include "grundy/solve/floor_kernel.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/loopy_solver.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/loopy.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
@@ -47,6 +51,20 @@ struct BenchOptions {
   bool plant_error = false;          // hidden: corrupt the engine's output (tests verification)
   std::vector<std::string> formats;  // extra reports: gbench
   std::string profile;               // a folder for one traced trial per run
+  std::string loopy;                 // --loopy: the engine for games with cycles instead of --algos
+};
+
+// What a run solves with: one of the DAG engines, or the loopy one.
+struct Engine {
+  Algo algo = Algo::level;
+  LoopyMode loopy = LoopyMode::off;
+
+  std::string name() const {
+    if (loopy == LoopyMode::values) return "loopy";
+    if (loopy == LoopyMode::outcome) return "loopy-outcome";
+    return std::string(algo_name(algo));
+  }
+  bool parallel() const { return loopy != LoopyMode::off || algo == Algo::level; }  // serial and bgl: one thread
 };
 
 using Clock = std::chrono::steady_clock;
@@ -86,11 +104,11 @@ struct Loaded {
   std::string format;
 };
 
-Loaded load_input(const std::string& path, const ParallelConfig& pc, PhaseTimer* timer) {
+Loaded load_input(const std::string& path, const ParallelConfig& pc, PhaseTimer* timer, bool self_loops) {
   Loaded l;
   if (timer) timer->start("map");
   l.file = std::make_unique<MappedFile>(path);
-  l.game = load_game(l.file->bytes(), path, pc, timer);
+  l.game = load_game(l.file->bytes(), path, pc, timer, self_loops);
   l.format = l.game.format;
   return l;
 }
@@ -110,11 +128,44 @@ struct Trial {
 struct Check {
   const SgValues* want = nullptr;  // the baseline's values, or null: the mex rule
   bool plant_error = false;
+  const LoopyValues* want_loopy = nullptr;  // --loopy: values checked once by Fraenkel's conditions
+  const Outcomes* want_outcomes = nullptr;  // --loopy=outcome: the same, as outcomes
 };
+
+// The loopy engine's solve and check, inside a trial: what it got wrong, or "".
+std::string loopy_trial(const CsrView& g, const LoadedGame& game, LoopyMode mode, const Check& check,
+                        const ParallelConfig& pc, Trial& trial) {
+  const auto user = [&](node_t u) { return std::uint64_t{game.user_id(u)} + 1; };
+  const auto solve_start = Clock::now();
+  if (mode == LoopyMode::outcome) {
+    Outcomes out = solve_outcomes(g, pc, &trial.timer);
+    trial.sg = seconds_since(solve_start);
+    if (check.plant_error && g.n > 0) out.of[0] = out.of[0] == Outcome::draw ? Outcome::win : Outcome::draw;
+    for (node_t u = 0; u < g.n; ++u)
+      if (out.of[u] != check.want_outcomes->of[u])
+        return "verification failed (reference outcomes): node " + std::to_string(user(u)) + " is " +
+               outcome_word(out.of[u]) + ", expected " +
+               outcome_word(check.want_outcomes->of[u]);
+    return {};
+  }
+  LoopyValues values = solve_loopy(g, pc, &trial.timer);
+  trial.sg = seconds_since(solve_start);
+  trial.timer.start("xor");
+  volatile Outcome x = loopy_verdict(game.view, values).outcome;
+  (void)x;
+  trial.timer.stop();
+  if (check.plant_error && g.n > 0) values.value[0] ^= 1;
+  for (node_t u = 0; u < g.n; ++u)
+    if (values.value[u] != check.want_loopy->value[u] || values.counter[u] != check.want_loopy->counter[u])
+      return "verification failed (reference values): node " + std::to_string(user(u)) + " has value " +
+             loopy_value_text(g, values, u, 8) + ", expected " +
+             loopy_value_text(g, *check.want_loopy, u, 8) + " (or its counter differs)";
+  return {};
+}
 
 // With `profile`, the trial is traced (a track per worker, counters) and the
 // trace written there, named after the run in `facts`.
-Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold, const Check& check,
+Trial run_trial(const std::string& file, Engine engine, unsigned threads, bool cold, const Check& check,
                 const std::string* profile = nullptr, ProfileFacts facts = {}) {
   Trial trial;
   if (cold) drop_from_page_cache(file);
@@ -126,7 +177,7 @@ Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold,
   in_arena(threads, [&] {
     const TracedWorkers workers;
     const ParallelConfig pc{threads};
-    const Loaded in = load_input(file, pc, &trial.timer);
+    const Loaded in = load_input(file, pc, &trial.timer, engine.loopy != LoopyMode::off);
     trial.timer.stop();
     const CsrView& g = in.game.view.graph;
     {
@@ -136,8 +187,12 @@ Trial run_trial(const std::string& file, Algo algo, unsigned threads, bool cold,
       (void)sink;
       trial.floor = seconds_since(floor_start);
     }
+    if (engine.loopy != LoopyMode::off) {
+      trial.mismatch = loopy_trial(g, in.game, engine.loopy, check, pc, trial);
+      return;
+    }
     const auto solve_start = Clock::now();
-    SgValues sg = solve_sg(g, algo, pc, &trial.timer, in.game.layers);
+    SgValues sg = solve_sg(g, engine.algo, pc, &trial.timer, in.game.layers);
     trial.sg = seconds_since(solve_start);
     trial.timer.start("xor");
     volatile sg_t x = nim_sum(sg, in.game.view.tokens);
@@ -192,6 +247,12 @@ struct Prepared {
   BenchDataset info;
   bool use_baseline = false;
   SgValues want;
+  LoopyValues want_loopy;  // --loopy: the reference values, checked by Fraenkel's conditions
+  Outcomes want_outcomes;
+
+  Check check(bool plant_error) const {
+    return {use_baseline ? &want : nullptr, plant_error, &want_loopy, &want_outcomes};
+  }
 };
 
 Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConfig& all) {
@@ -210,15 +271,27 @@ Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConf
       write_generated(in.gen->spec, in.file, in.gen->layered, 1, all);
     }
   }
-  const Loaded loaded = load_input(in.file, all, nullptr);
+  const Loaded loaded = load_input(in.file, all, nullptr, !o.loopy.empty());
   p.info.format = loaded.format;
   const CsrView& g = loaded.game.view.graph;
   p.info.n = g.n;
   p.info.m = g.m;
   p.info.k = loaded.game.view.tokens.size();
   if (!loaded.game.layers.empty()) p.info.layered = true;
+  if (!o.loopy.empty()) {
+    // One reference solve, proven by the conditions and the outcome analysis
+    // (verify_loopy); every trial must then give exactly these values.
+    const auto user = [&](node_t u) { return std::uint64_t{loaded.game.user_id(u)} + 1; };
+    p.want_loopy = solve_loopy(g, all);
+    p.want_outcomes = solve_outcomes(g, all);
+    if (const std::string why = verify_loopy(g, p.want_loopy, p.want_outcomes.of, all, user); !why.empty())
+      throw InputError(in.name + ": " + why);
+    return p;
+  }
   p.use_baseline = g.m <= o.baseline_max_edges;
-  if (p.use_baseline) p.want = solve_sg(g, Algo::bgl, all);
+  // A cycle is this input's error line (naming --loopy), and the others go on.
+  if (p.use_baseline) p.want = naming_cycles(in.name, [&] { return solve_sg(g, Algo::bgl, all); });
+  else naming_cycles(in.name, [&] { (void)compute_layers(g, all); });
   return p;
 }
 
@@ -275,17 +348,17 @@ class BenchProgress {
 // One run (input x engine x threads): o.warmup untimed trials, then o.trials
 // timed ones (more while o.min_time is not reached), every one verified.
 // Nothing when a trial's values are wrong (said on stderr).
-std::optional<BenchRun> run_one(const Prepared& d, Algo algo, unsigned t, const BenchOptions& o, std::size_t index,
-                                BenchProgress& progress) {
+std::optional<BenchRun> run_one(const Prepared& d, Engine engine, unsigned t, const BenchOptions& o,
+                                std::size_t index, BenchProgress& progress) {
   BenchRun run;
   run.dataset = d.info.name;
-  run.algo = std::string(algo_name(algo));
+  run.algo = engine.name();
   run.threads = t;
   run.warmup = o.warmup;
   run.cold = o.cold;
   run.n = d.info.n;
   run.m = d.info.m;
-  run.verified = d.use_baseline ? "baseline" : "mex rule";
+  run.verified = engine.loopy != LoopyMode::off ? "conditions" : d.use_baseline ? "baseline" : "mex rule";
   const std::string what = d.info.name + ", " + run.algo + ", " + std::to_string(t) + " thread" + (t == 1 ? "" : "s");
   Samples samples;
   const RunProbe probe;
@@ -296,7 +369,7 @@ std::optional<BenchRun> run_one(const Prepared& d, Algo algo, unsigned t, const 
     if (trial == o.warmup) *timed_start = Clock::now();
     progress.trial(index, what, timed + 1, o.trials);
     // Every trial is checked, the warm-up included.
-    const Trial tr = run_trial(d.info.file, algo, t, o.cold, {d.use_baseline ? &d.want : nullptr, o.plant_error});
+    const Trial tr = run_trial(d.info.file, engine, t, o.cold, d.check(o.plant_error));
     if (!tr.mismatch.empty()) {
       progress.clear();
       std::fprintf(stderr, "grundy: bench: %s: %s\n", what.c_str(), tr.mismatch.c_str());
@@ -311,8 +384,7 @@ std::optional<BenchRun> run_one(const Prepared& d, Algo algo, unsigned t, const 
     std::replace_if(
         name.begin(), name.end(), [](char c) { return c == '/' || c == ',' || c == '='; }, '_');
     const std::string path = o.profile + "/" + name;
-    run_trial(d.info.file, algo, t, o.cold, {d.use_baseline ? &d.want : nullptr, false}, &path,
-              {"bench", d.info.name, run.algo, t, {}});
+    run_trial(d.info.file, engine, t, o.cold, d.check(false), &path, {"bench", d.info.name, run.algo, t, {}});
   }
   samples.summarize_into(run);
   run.assess();
@@ -320,6 +392,8 @@ std::optional<BenchRun> run_one(const Prepared& d, Algo algo, unsigned t, const 
 }
 
 int run_bench(BenchOptions o) {
+  if (!o.loopy.empty() && !o.profile.empty())
+    throw UsageError("--profile traces the DAG engine's phases; with --loopy the runs report the stages as phases");
   const std::vector<ManifestEntry> manifest = [&] {
     if (o.manifest.empty()) return parse_manifest(embedded_manifest(), "built-in manifest");
     std::ifstream in(o.manifest);
@@ -336,8 +410,12 @@ int run_bench(BenchOptions o) {
   if (o.threads.empty()) o.threads = {1, resolve_threads(0)};
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
-  std::vector<Algo> algos;
-  for (const auto& a : o.algos) algos.push_back(parse_algo(a));
+  std::vector<Engine> engines;
+  if (!o.loopy.empty()) {
+    engines.push_back({Algo::level, parse_loopy_mode(o.loopy)});
+  } else {
+    for (const auto& a : o.algos) engines.push_back({parse_algo(a), LoopyMode::off});
+  }
   const std::vector<BenchInput> inputs = resolve_inputs(o.select, manifest);
   if (inputs.empty()) {
     std::fprintf(stderr, "grundy: bench: no input: name files, folders, gen: specs or datasets (--list)\n");
@@ -358,7 +436,7 @@ int run_bench(BenchOptions o) {
   report.date = utc_now("%Y-%m-%dT%H:%M:%SZ");
   const ParallelConfig all{resolve_threads(0)};
   std::size_t runs = 0;
-  for (Algo algo : algos) runs += algo == Algo::level ? o.threads.size() : 1;  // serial and bgl use one thread
+  for (const Engine& e : engines) runs += e.parallel() ? o.threads.size() : 1;
   BenchProgress progress(runs * inputs.size());
   std::size_t index = 0;
   int rc = kOk;
@@ -375,10 +453,10 @@ int run_bench(BenchOptions o) {
       index += runs;
       continue;
     }
-    for (Algo algo : algos) {
+    for (const Engine& engine : engines) {
       for (unsigned t : o.threads) {
-        if (rc == kMismatch || (algo != Algo::level && t != 1)) continue;
-        std::optional<BenchRun> run = run_one(*d, algo, t, o, index, progress);
+        if (rc == kMismatch || (!engine.parallel() && t != 1)) continue;
+        std::optional<BenchRun> run = run_one(*d, engine, t, o, index, progress);
         if (!run) {
           rc = kMismatch;
           continue;
@@ -430,6 +508,8 @@ Command add_bench(CLI::App& root) {
       ->default_str("level,serial,bgl")
       ->delimiter(',')
       ->check(CLI::IsMember(algo_names()));
+  add_loopy_option(*sub, opts->loopy,
+                   "benchmark the engine for games with cycles (instead of --algos) on every thread count: values");
   add_count(*sub, "-t,--threads", opts->threads, "thread counts for the level engine, comma-separated", 1,
             max_threads())
       ->default_str("1," + std::to_string(resolve_threads(0)))

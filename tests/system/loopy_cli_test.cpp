@@ -140,5 +140,28 @@ TEST(LoopyCli, GenConvertAndInfoKeepCycles) {
   }
 }
 
+TEST(LoopyCli, BenchRunsTheLoopyEngineOnEveryThreadCountAndChecksIt) {
+  TempDir dir;
+  const std::vector<std::string> base{"bench", "--loopy", "gen:kron-digraph,nodes=3000,edges=12000", "--cache",
+                                      dir.file("cache"), "--trials", "2", "--threads", "1,2"};
+  auto args = base;
+  args.insert(args.end(), {"--out", dir.file("out")});
+  auto r = run_grundy(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = read_file(dir.file("out/bench.json"));
+  for (const char* field : {"\"algo\": \"loopy\"", "\"verified\": \"conditions\"", "\"stages\": ", "\"transpose\": "})
+    EXPECT_NE(json.find(field), std::string::npos) << field;
+  EXPECT_NE(r.err.find("[2/2] kron-digraph,nodes=3000,edges=12000, loopy, 2 threads: SG "), std::string::npos) << r.err;
+  args = base;
+  args.insert(args.end(), {"--out", dir.file("bad"), "--plant-error"});
+  r = run_grundy(args);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("verification failed (reference values)"), std::string::npos) << r.err;
+  // Without --loopy a graph with cycles is that input's error line.
+  r = run_grundy({"bench", "gen:grid,nodes=500,edges=2000", "--cache", dir.file("cache"), "--out", dir.file("dag"),
+                  "--trials", "1"});
+  EXPECT_NE(r.err.find("(a game with cycles: use --loopy)"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace grundy

@@ -116,6 +116,19 @@ TEST(Loopy, OutcomeAnalysisAgreesWithTheValues) {
     const LoopyValues lv = solve_loopy(game.graph(), {});
     const Outcomes out = solve_outcomes(game.graph(), {});
     ASSERT_EQ(compare_outcomes(game.graph(), lv, out.of, {}), std::nullopt) << "trial " << trial;
+    // A won node's move reaches a lost one decided earlier than any lost
+    // node the loser's replies can reach next: play from a win ends.
+    const CsrView g = game.graph();
+    for (node_t u = 0; u < g.n; ++u) {
+      const auto to = outcome_move(g, out, u);
+      ASSERT_EQ(to.has_value(), out.of[u] == Outcome::win);
+      if (!to) continue;
+      ASSERT_EQ(out.of[*to], Outcome::lose);
+      for (node_t reply : g.successors(*to)) {
+        ASSERT_EQ(out.of[reply], Outcome::win);
+        EXPECT_LT(out.round[*outcome_move(g, out, reply)], out.round[*to]);
+      }
+    }
   }
 }
 
