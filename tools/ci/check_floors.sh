@@ -8,13 +8,14 @@ cd "$(dirname "$0")/../.."
 floor() {
   case "$1" in
     core) echo 0 ;; primitives) echo 1 ;; io) echo 2 ;; formats) echo 3 ;;
-    solve) echo 4 ;; gen) echo 5 ;; jobs) echo 6 ;; dist) echo 7 ;; cli) echo 8 ;; *) echo 99 ;;
+    solve) echo 4 ;; gen) echo 5 ;; jobs) echo 6 ;; dist|api) echo 7 ;; cli) echo 8 ;; *) echo 99 ;;
   esac
 }
 report=""
 for file in $(find engine/grundy engine/cli \( -name '*.hpp' -o -name '*.cpp' \) | sort); do
   case "$file" in
     engine/cli/*) module=cli ;;
+    engine/grundy/grundy.hpp) module=api ;;  # the public header: the api module's
     *) module=${file#engine/grundy/}; module=${module%%/*} ;;
   esac
   own=$(floor "$module")
@@ -23,7 +24,8 @@ for file in $(find engine/grundy engine/cli \( -name '*.hpp' -o -name '*.cpp' \)
     if (( $(floor "$target") > own )); then
       report+="$file:$line: $module (floor $own) includes grundy/$target/ (floor $(floor "$target"))"$'\n'
     fi
-  done < <(grep -n '#include "grundy/' "$file" | sed -E 's|^([0-9]+):.*#include "grundy/([a-z_]+)/.*|\1:\2|' || true)
+  done < <(grep -n '#include "grundy/' "$file" | sed -E -e 's|^([0-9]+):.*#include "grundy/grundy\.hpp".*|\1:api|' \
+             -e 's|^([0-9]+):.*#include "grundy/([a-z_]+)/.*|\1:\2|' || true)
   if [[ "$file" != engine/grundy/primitives/simd/* ]]; then
     while IFS=: read -r line _; do
       [[ -n "$line" ]] && report+="$file:$line: intrinsics outside primitives/simd/"$'\n'

@@ -1,0 +1,340 @@
+// The public API (grundy/grundy.hpp) over the engine: views checked before
+// use, the engine's own arrays handed on, every internal error turned into
+// grundy::Error with the CLI's message.
+#include "grundy/grundy.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <variant>
+
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/game.hpp"
+#include "grundy/core/input_error.hpp"
+#include "grundy/core/loopy.hpp"
+#include "grundy/formats/game_loader.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/io/mapped_file.hpp"
+#include "grundy/jobs/batch.hpp"
+#include "grundy/primitives/arena.hpp"
+#include "grundy/primitives/parallel.hpp"
+#include "grundy/solve/loopy_solver.hpp"
+#include "grundy/solve/solver.hpp"
+
+namespace grundy {
+
+struct Graph::State {
+  std::string name;
+  CsrView view;
+  std::span<const node_t> tokens;
+  std::span<const node_t> original_ids;
+  // What the view points into, when the Graph owns it.
+  std::unique_ptr<MappedFile> file;
+  LoadedGame loaded;
+  OwnedGame owned;
+  Array<edge_t> widened;
+};
+
+struct Values::State {
+  std::variant<SgValues, LoopyValues> values;
+};
+
+namespace {
+
+// Every internal failure as the one exception type users catch.
+template <class F>
+decltype(auto) translating(const std::string& name, F&& f) {
+  try {
+    return naming_cycles(name, std::forward<F>(f));
+  } catch (const InputError& e) {
+    throw Error(e.what());
+  } catch (const std::invalid_argument& e) {
+    throw Error(e.what());
+  }
+}
+
+// f() on `threads` threads (0: every core, no arena of our own).
+template <class F>
+decltype(auto) with_threads(unsigned threads, F&& f) {
+  if (threads == 0) return f(ParallelConfig{std::max(1u, std::thread::hardware_concurrency())});
+  return in_arena(threads, [&] { return f(ParallelConfig{threads}); });
+}
+
+Algo algo_of(Engine e) {
+  switch (e) {
+    case Engine::automatic: return Algo::automatic;
+    case Engine::level: return Algo::level;
+    case Engine::serial: return Algo::serial;
+    case Engine::bgl: return Algo::bgl;
+  }
+  return Algo::automatic;
+}
+
+// The caller's CSR arrays, checked as read_gcsr checks a file's: offsets
+// from 0, never decreasing, ending at m; every target a node.
+template <class Offset, class Target>
+std::shared_ptr<Graph::State> checked_view(std::span<const Offset> offsets, std::span<const Target> targets,
+                                           std::string name) {
+  if (offsets.empty()) throw Error(name + ": offsets is empty; it needs n + 1 entries (0 for no node)");
+  if (offsets.size() - 1 > kMaxNodes)
+    throw Error(name + ": " + std::to_string(offsets.size() - 1) + " nodes is more than " + std::to_string(kMaxNodes));
+  auto s = std::make_shared<Graph::State>();
+  s->name = std::move(name);
+  const node_t n = static_cast<node_t>(offsets.size() - 1);
+  const auto offset_at = [&](std::size_t i) { return static_cast<std::int64_t>(offsets[i]); };
+  if (offsets[0] != 0) throw Error(s->name + ": offsets[0] is " + std::to_string(offset_at(0)) + ", not 0");
+  if (static_cast<std::uint64_t>(offset_at(n)) != targets.size())
+    throw Error(s->name + ": offsets[" + std::to_string(n) + "] is " + std::to_string(offset_at(n)) + ", but there are " +
+                std::to_string(targets.size()) + " targets");
+  const ParallelConfig pc{std::max(1u, std::thread::hardware_concurrency())};
+  std::atomic<std::size_t> bad_offset{SIZE_MAX}, bad_target{SIZE_MAX};
+  const auto lowest = [](std::atomic<std::size_t>& at, std::size_t i) {
+    std::size_t cur = at.load();
+    while (i < cur && !at.compare_exchange_weak(cur, i)) {
+    }
+  };
+  for_range(pc, 1, std::size_t{n} + 1, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      if (offsets[i] < offsets[i - 1]) return lowest(bad_offset, i);
+  });
+  if (bad_offset != SIZE_MAX) {
+    const std::size_t i = bad_offset;
+    throw Error(s->name + ": offsets[" + std::to_string(i) + "] = " + std::to_string(offset_at(i)) +
+                " is less than offsets[" + std::to_string(i - 1) + "] = " + std::to_string(offset_at(i - 1)));
+  }
+  for_range(pc, 0, targets.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      if (static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<Target>>(targets[i])) >= n)
+        return lowest(bad_target, i);
+  });
+  if (bad_target != SIZE_MAX) {
+    const std::size_t i = bad_target;
+    throw Error(s->name + ": targets[" + std::to_string(i) + "] = " +
+                std::to_string(static_cast<std::int64_t>(targets[i])) + " is not a node (ids 0.." +
+                std::to_string(static_cast<std::int64_t>(n) - 1) + ")");
+  }
+  const edge_t* offs = nullptr;
+  if constexpr (sizeof(Offset) == sizeof(edge_t)) {
+    offs = reinterpret_cast<const edge_t*>(offsets.data());
+  } else {
+    s->widened.assign(offsets.begin(), offsets.end());
+    offs = s->widened.data();
+  }
+  s->view = {n, targets.size(), offs, reinterpret_cast<const node_t*>(targets.data())};
+  return s;
+}
+
+std::shared_ptr<Graph::State> owning(std::string name, OwnedGame game) {
+  auto s = std::make_shared<Graph::State>();
+  s->name = std::move(name);
+  s->owned = std::move(game);
+  s->view = s->owned.graph();
+  s->tokens = s->owned.tokens;
+  return s;
+}
+
+Verdict verdict_of(Outcome o) {
+  return o == Outcome::win ? Verdict::win : o == Outcome::lose ? Verdict::lose : Verdict::draw;
+}
+
+}  // namespace
+
+Graph Graph::view(std::span<const std::uint64_t> o, std::span<const std::uint32_t> t, std::string name) {
+  return Graph(checked_view(o, t, std::move(name)));
+}
+Graph Graph::view(std::span<const std::int64_t> o, std::span<const std::int32_t> t, std::string name) {
+  for (std::size_t i = 0; i < o.size(); ++i)
+    if (o[i] < 0) throw Error(name + ": offsets[" + std::to_string(i) + "] = " + std::to_string(o[i]) + " is negative");
+  return Graph(checked_view(o, t, std::move(name)));
+}
+Graph Graph::view(std::span<const std::uint32_t> o, std::span<const std::uint32_t> t, std::string name) {
+  return Graph(checked_view(o, t, std::move(name)));
+}
+Graph Graph::view(std::span<const std::int32_t> o, std::span<const std::int32_t> t, std::string name) {
+  for (std::size_t i = 0; i < o.size(); ++i)
+    if (o[i] < 0) throw Error(name + ": offsets[" + std::to_string(i) + "] = " + std::to_string(o[i]) + " is negative");
+  return Graph(checked_view(o, t, std::move(name)));
+}
+
+Graph Graph::from_edges(std::uint32_t n, std::span<const std::pair<std::uint32_t, std::uint32_t>> edges,
+                        std::vector<std::uint32_t> tokens, bool self_loops) {
+  std::vector<node_t> pairs;
+  pairs.reserve(2 * edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const auto [u, v] = edges[e];
+    if (u >= n || v >= n)
+      throw Error("<edges>: edge " + std::to_string(e) + " (" + std::to_string(u) + ", " + std::to_string(v) +
+                  ") names a node outside 0.." + std::to_string(static_cast<std::int64_t>(n) - 1));
+    pairs.push_back(u);
+    pairs.push_back(v);
+  }
+  for (std::size_t t = 0; t < tokens.size(); ++t)
+    if (tokens[t] >= n) throw Error("<edges>: token " + std::to_string(t) + " is on " + std::to_string(tokens[t]) + ", not a node");
+  OwnedGame game;
+  if (const auto loop = build_csr(n, pairs, game); loop && !self_loops)
+    throw Error("<edges>: edge " + std::to_string(*loop) + " is a self-loop: cycle: " +
+                std::to_string(pairs[2 * *loop] + 1) + " -> " + std::to_string(pairs[2 * *loop] + 1) + kLoopyHint);
+  game.tokens.assign(tokens.begin(), tokens.end());
+  return Graph(owning("<edges>", std::move(game)));
+}
+
+Graph Graph::load(const std::string& path, bool self_loops) {
+  return translating(path, [&] {
+    auto s = std::make_shared<State>();
+    s->file = std::make_unique<MappedFile>(path);
+    s->name = s->file->name();
+    s->loaded = with_threads(0, [&](const ParallelConfig& pc) {
+      return load_game(s->file->bytes(), s->name, pc, nullptr, self_loops);
+    });
+    // A parsed text's arrays moved with the game: view them where they are now.
+    if (std::string_view(s->loaded.format) != "gcsr") s->loaded.view = s->loaded.owned.view();
+    s->view = s->loaded.view.graph;
+    s->tokens = s->loaded.view.tokens;
+    s->original_ids = s->loaded.original_ids;
+    return Graph(std::shared_ptr<const State>(std::move(s)));
+  });
+}
+
+Graph Graph::generate(const std::string& shape, std::uint64_t nodes, std::uint64_t edges, std::uint64_t tokens,
+                      std::uint64_t seed, std::uint64_t layers, unsigned threads) {
+  return translating("<gen>", [&] {
+    const GenSpec spec{parse_shape(shape), nodes, edges, tokens, seed, layers};
+    OwnedGame game = with_threads(threads, [&](const ParallelConfig& pc) { return grundy::generate(spec, pc); });
+    return Graph(owning("gen:" + shape, std::move(game)));
+  });
+}
+
+std::uint32_t Graph::nodes() const { return state_->view.n; }
+std::uint64_t Graph::edges() const { return state_->view.m; }
+std::span<const std::uint64_t> Graph::offsets() const {
+  return {state_->view.offsets, std::size_t{state_->view.n} + 1};
+}
+std::span<const std::uint32_t> Graph::targets() const {
+  return {state_->view.targets, static_cast<std::size_t>(state_->view.m)};
+}
+std::span<const std::uint32_t> Graph::tokens() const { return state_->tokens; }
+std::span<const std::uint32_t> Graph::original_ids() const { return state_->original_ids; }
+const std::string& Graph::name() const { return state_->name; }
+
+std::size_t Values::size() const {
+  return std::visit([](const auto& v) { return v.size(); }, state_->values);
+}
+std::uint32_t Values::operator[](std::size_t u) const {
+  if (const auto* sg = std::get_if<SgValues>(&state_->values)) return (*sg)[static_cast<node_t>(u)];
+  return std::get<LoopyValues>(state_->values).value[u];
+}
+unsigned Values::width() const {
+  if (const auto* sg = std::get_if<SgValues>(&state_->values))
+    return sg->visit([](auto v) { return static_cast<unsigned>(8 * sizeof(v[0])); });
+  return 32;
+}
+const void* Values::data() const {
+  if (const auto* sg = std::get_if<SgValues>(&state_->values))
+    return sg->visit([](auto v) { return static_cast<const void*>(v.data()); });
+  return std::get<LoopyValues>(state_->values).value.data();
+}
+std::vector<std::uint32_t> Values::to_vector() const {
+  std::vector<std::uint32_t> out(size());
+  for (std::size_t u = 0; u < out.size(); ++u) out[u] = (*this)[u];
+  return out;
+}
+
+Values sg(const Graph& graph, const Options& options) {
+  const Graph::State& g = graph.state();
+  return translating(g.name, [&] {
+    auto state = std::make_shared<Values::State>();
+    with_threads(options.threads, [&](const ParallelConfig& pc) {
+      if (options.loopy) {
+        state->values = solve_loopy(g.view, pc);
+      } else {
+        state->values = solve_sg(g.view, algo_of(options.engine), pc, nullptr, g.loaded.layers);
+      }
+      return 0;
+    });
+    return Values(std::move(state));
+  });
+}
+
+namespace {
+
+void check_tokens(const Graph::State& g, std::span<const std::uint32_t> tokens) {
+  for (std::size_t t = 0; t < tokens.size(); ++t)
+    if (tokens[t] >= g.view.n)
+      throw Error(g.name + ": token " + std::to_string(t) + " is on " + std::to_string(tokens[t]) +
+                  ", not a node (ids 0.." + std::to_string(static_cast<std::int64_t>(g.view.n) - 1) + ")");
+}
+
+}  // namespace
+
+Answer solve(const Graph& graph, const Values& values, std::span<const std::uint32_t> tokens) {
+  const Graph::State& g = graph.state();
+  check_tokens(g, tokens);
+  if (values.size() != g.view.n)
+    throw Error(g.name + ": these values are another graph's (" + std::to_string(values.size()) + " nodes, not " +
+                std::to_string(g.view.n) + ")");
+  const GameView game{g.view, tokens};
+  Answer a;
+  std::optional<Move> move;
+  if (const auto* lv = std::get_if<LoopyValues>(&values.state().values)) {
+    const LoopyVerdict v = loopy_verdict(game, *lv);
+    a.verdict = verdict_of(v.outcome);
+    a.nim_sum = v.finite_xor;
+    move = loopy_winning_move(game, *lv);
+  } else {
+    const SgValues& sg = std::get<SgValues>(values.state().values);
+    a.nim_sum = nim_sum(sg, tokens);
+    a.verdict = a.nim_sum != 0 ? Verdict::win : Verdict::lose;
+    move = winning_move(game, sg);
+  }
+  if (move) a.move = TokenMove{move->token, move->from, move->to};
+  return a;
+}
+
+Answer solve(const Graph& graph, std::span<const std::uint32_t> tokens, const Options& options) {
+  check_tokens(graph.state(), tokens);  // before the work
+  return solve(graph, sg(graph, options), tokens);
+}
+
+std::vector<BatchResult> batch(const std::vector<std::string>& paths, const Options& options) {
+  return translating("batch", [&] {
+    BatchOptions o;
+    o.algo = algo_of(options.engine);
+    o.move = true;
+    o.loopy = options.loopy ? LoopyMode::values : LoopyMode::off;
+    std::vector<BatchResult> out;
+    with_threads(options.threads, [&](const ParallelConfig& pc) {
+      o.pc = pc;
+      run_batch(expand_batch_inputs(paths), o, [&](const InstanceResult& r) {
+        BatchResult b;
+        b.name = r.name;
+        b.nim_sum = r.nim_sum;
+        switch (r.status) {
+          case InstanceResult::Status::win: b.verdict = Verdict::win; break;
+          case InstanceResult::Status::lose: b.verdict = Verdict::lose; break;
+          case InstanceResult::Status::draw: b.verdict = Verdict::draw; break;
+          case InstanceResult::Status::error:
+          case InstanceResult::Status::mismatch: b.error = r.message; break;
+        }
+        if (r.move)
+          b.move = TokenMove{static_cast<std::size_t>(r.move->token - 1), static_cast<std::uint32_t>(r.move->from - 1),
+                             static_cast<std::uint32_t>(r.move->to - 1)};
+        out.push_back(std::move(b));
+      });
+      return 0;
+    });
+    return out;
+  });
+}
+
+const char* verdict_word(Verdict v) {
+  switch (v) {
+    case Verdict::win: return "win";
+    case Verdict::lose: return "lose";
+    case Verdict::draw: return "draw";
+  }
+  return "?";
+}
+
+const char* version() { return "0.1.0"; }
+
+}  // namespace grundy

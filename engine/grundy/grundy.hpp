@@ -1,0 +1,156 @@
+// grundy's public C++ API: impartial games on graphs, solved by the engine
+// the grundy command runs, from graphs built in code (viewed, not copied)
+// or loaded from files. This header is self-contained: it includes only the
+// standard library, whatever the engine is built with.
+//
+//   #include <grundy/grundy.hpp>
+//   const grundy::Graph g = grundy::Graph::view(offsets, targets);   // CSR, 0-based
+//   const grundy::Values sg = grundy::sg(g);                          // every node's SG value
+//   const grundy::Answer a = grundy::solve(g, tokens);                // win/lose (draw: Options::loopy)
+//
+// CMake: find_package(grundy) and link grundy::engine. Every failure throws
+// grundy::Error with the one-line message the CLI prints.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace grundy {
+
+/// Every error of the API: bad input (a cycle names its nodes), a bad file,
+/// a wrong option. what() is the CLI's line without its "grundy: ".
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The engine for DAGs (as `--algo`): automatic is the parallel level engine.
+enum class Engine { automatic, level, serial, bgl };
+
+struct Options {
+  Engine engine = Engine::automatic;
+  unsigned threads = 0;  ///< 0: every core
+  /// A game with cycles: generalized SG values (Values::infinite where a
+  /// value is infinite) and draws, as `--loopy`. Off, a cycle is an Error.
+  bool loopy = false;
+};
+
+/// A directed graph in CSR form with 0-based ids: the successors of u are
+/// targets[offsets[u] .. offsets[u+1]). Copies share their arrays.
+class Graph {
+ public:
+  /// Views the caller's arrays, which must outlive the Graph: offsets has
+  /// n + 1 entries from 0 to m, targets m ids below n. Checked (in parallel)
+  /// before any use; the targets are never copied.
+  static Graph view(std::span<const std::uint64_t> offsets, std::span<const std::uint32_t> targets,
+                    std::string name = "<graph>");
+  static Graph view(std::span<const std::int64_t> offsets, std::span<const std::int32_t> targets,
+                    std::string name = "<graph>");
+  /// 32-bit offsets are widened into an array the Graph owns (n + 1
+  /// entries); the targets are still viewed.
+  static Graph view(std::span<const std::uint32_t> offsets, std::span<const std::uint32_t> targets,
+                    std::string name = "<graph>");
+  static Graph view(std::span<const std::int32_t> offsets, std::span<const std::int32_t> targets,
+                    std::string name = "<graph>");
+  /// A graph of n nodes from (source, target) pairs, built into arrays it owns.
+  static Graph from_edges(std::uint32_t n, std::span<const std::pair<std::uint32_t, std::uint32_t>> edges,
+                          std::vector<std::uint32_t> tokens = {}, bool self_loops = false);
+  /// Classic text, an edge list (.el) or .gcsr (memory-mapped), as the CLI
+  /// reads them; `self_loops` as --loopy allows them. Its tokens come along.
+  /// A layered .gcsr is the graph as stored, renumbered by layers (ids,
+  /// tokens and values alike): original_ids() maps its ids to the user's.
+  static Graph load(const std::string& path, bool self_loops = false);
+  /// A generated graph, as `grundy gen --shape SHAPE -n nodes -m edges -k
+  /// tokens -s seed --layers layers` makes it (the same bytes).
+  static Graph generate(const std::string& shape, std::uint64_t nodes, std::uint64_t edges, std::uint64_t tokens = 10,
+                        std::uint64_t seed = 1, std::uint64_t layers = 8, unsigned threads = 0);
+
+  std::uint32_t nodes() const;
+  std::uint64_t edges() const;
+  std::span<const std::uint64_t> offsets() const;
+  std::span<const std::uint32_t> targets() const;
+  /// The tokens a loaded or generated game came with (0-based), else none.
+  std::span<const std::uint32_t> tokens() const;
+  /// A layered .gcsr's stored id -> the user's id (0-based); else empty.
+  std::span<const std::uint32_t> original_ids() const;
+  const std::string& name() const;
+
+  struct State;
+  explicit Graph(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  const State& state() const { return *state_; }
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+/// Every node's value, in an array the engine made (16 or 32 bits a value):
+/// handed on without a copy (Python's result owns it).
+class Values {
+ public:
+  /// A generalized value that is infinite (Options::loopy).
+  static constexpr std::uint32_t infinite = 0xFFFFFFFFu;
+
+  std::size_t size() const;
+  std::uint32_t operator[](std::size_t u) const;
+  /// Bits a value as stored: 16 (when the graph's edge count proves every
+  /// value fits) or 32.
+  unsigned width() const;
+  /// The stored array: size() values of width() bits.
+  const void* data() const;
+  std::vector<std::uint32_t> to_vector() const;
+
+  struct State;
+  explicit Values(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  const State& state() const { return *state_; }
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+/// SG values (DAG), or generalized values with Options::loopy.
+Values sg(const Graph& graph, const Options& options = {});
+
+enum class Verdict { win, lose, draw };
+const char* verdict_word(Verdict v);  ///< "win", "lose", "draw"
+
+/// A winning move: the token's index in the token list, from and to (0-based).
+struct TokenMove {
+  std::size_t token = 0;
+  std::uint32_t from = 0, to = 0;
+};
+
+struct Answer {
+  Verdict verdict = Verdict::lose;
+  std::uint32_t nim_sum = 0;        ///< XOR of the tokens' (finite) values
+  std::optional<TokenMove> move;    ///< a winning move; empty on a loss or a draw
+};
+
+/// The game with these tokens (0-based node ids; several may share a node).
+Answer solve(const Graph& graph, std::span<const std::uint32_t> tokens, const Options& options = {});
+/// The same from values already computed by sg(graph, ...).
+Answer solve(const Graph& graph, const Values& values, std::span<const std::uint32_t> tokens);
+
+/// One instance of a batch: its name (path, path#index), and its verdict
+/// or its error.
+struct BatchResult {
+  std::string name;
+  std::optional<Verdict> verdict;  ///< empty on an error
+  std::string error;
+  std::uint32_t nim_sum = 0;
+  std::optional<TokenMove> move;  ///< as Answer's (0-based; a layered file's nodes in the user's ids)
+};
+
+/// What `grundy batch --move` does: files, folders and streams of
+/// concatenated instances, in input order; a bad instance is its own error.
+std::vector<BatchResult> batch(const std::vector<std::string>& paths, const Options& options = {});
+
+/// The library's version, "0.1.0".
+const char* version();
+
+}  // namespace grundy

@@ -1,0 +1,123 @@
+// The public API (grundy/grundy.hpp): views without copies, checked; the
+// engine's values; verdicts and moves; errors as grundy::Error with the
+// CLI's messages; files, generated graphs and batches.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "grundy/grundy.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/serial_solver.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+// The error's message, or "" when f() does not throw grundy::Error.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const grundy::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Api, ViewsTheCallersArraysAndGivesTheEnginesValues) {
+  const grundy::OwnedGame game = grundy::generate({grundy::Shape::uniform, 3000, 20000, 5, 4});
+  const std::vector<std::uint64_t> offsets(game.offsets.begin(), game.offsets.end());
+  const std::vector<std::uint32_t> targets(game.targets.begin(), game.targets.end());
+  const grundy::Graph g = grundy::Graph::view(offsets, targets);
+  EXPECT_EQ(g.targets().data(), targets.data()) << "the targets are viewed, not copied";
+  EXPECT_EQ(g.offsets().data(), offsets.data());
+  EXPECT_EQ(g.nodes(), 3000u);
+  EXPECT_EQ(g.edges(), 20000u);
+  const std::vector<grundy::sg_t> want = grundy::serial_sg(game.graph()).to_vector();
+  for (unsigned threads : {1u, 2u, 4u}) {
+    for (grundy::Engine e : {grundy::Engine::automatic, grundy::Engine::serial, grundy::Engine::bgl}) {
+      const grundy::Values v = grundy::sg(g, {.engine = e, .threads = threads});
+      EXPECT_EQ(v.to_vector(), want);
+    }
+  }
+  EXPECT_EQ(grundy::sg(g, {.loopy = true}).to_vector(), want) << "on a DAG the loopy values are the SG values";
+  // 32-bit offsets are widened; the targets are still the caller's.
+  const std::vector<std::int32_t> o32(offsets.begin(), offsets.end());
+  const std::vector<std::int32_t> t32(targets.begin(), targets.end());
+  const grundy::Graph narrow = grundy::Graph::view(o32, t32);
+  EXPECT_EQ(static_cast<const void*>(narrow.targets().data()), static_cast<const void*>(t32.data()));
+  EXPECT_EQ(grundy::sg(narrow).to_vector(), want);
+}
+
+TEST(Api, SolvesWithMovesAndDraws) {
+  // 1 -> 2 -> 3 (0-based 0 -> 1 -> 2): SG 0, 1, 0... node 0 has SG 0? 0 -> 1 (SG 1) -> 2 (SG 0): SG(0) = 0.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> path{{0, 1}, {1, 2}};
+  const grundy::Graph g = grundy::Graph::from_edges(3, path);
+  const std::vector<std::uint32_t> on1{1};
+  const grundy::Answer a = grundy::solve(g, on1);
+  EXPECT_EQ(a.verdict, grundy::Verdict::win);
+  EXPECT_EQ(a.nim_sum, 1u);
+  ASSERT_TRUE(a.move.has_value());
+  EXPECT_EQ(a.move->token, 0u);
+  EXPECT_EQ(a.move->from, 1u);
+  EXPECT_EQ(a.move->to, 2u);
+  const std::vector<std::uint32_t> on0{0};
+  EXPECT_EQ(grundy::solve(g, on0).verdict, grundy::Verdict::lose);
+  // A 2-cycle: an Error naming it, or with loopy a draw.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> cycle{{0, 1}, {1, 0}};
+  const grundy::Graph c = grundy::Graph::from_edges(2, cycle);
+  EXPECT_EQ(error_of([&] { grundy::sg(c); }), "<edges>: cycle: 1 -> 2 -> 1 (a game with cycles: use --loopy)");
+  const grundy::Answer d = grundy::solve(c, on0, {.loopy = true});
+  EXPECT_EQ(d.verdict, grundy::Verdict::draw);
+  EXPECT_FALSE(d.move.has_value());
+  EXPECT_EQ(grundy::sg(c, {.loopy = true})[0], grundy::Values::infinite);
+  EXPECT_STREQ(grundy::verdict_word(d.verdict), "draw");
+}
+
+TEST(Api, BadViewsAreErrorsNamingTheEntry) {
+  const std::vector<std::uint64_t> down{0, 2, 1, 3};
+  const std::vector<std::uint32_t> t3{1, 2, 0};
+  EXPECT_EQ(error_of([&] { grundy::Graph::view(down, t3, "g"); }), "g: offsets[2] = 1 is less than offsets[1] = 2");
+  const std::vector<std::uint64_t> ok{0, 1, 2, 3};
+  const std::vector<std::uint32_t> far{1, 7, 0};
+  EXPECT_EQ(error_of([&] { grundy::Graph::view(ok, far, "g"); }), "g: targets[1] = 7 is not a node (ids 0..2)");
+  const std::vector<std::int32_t> negative{0, 1, 2, 3}, bad_target{1, -1, 0};
+  EXPECT_EQ(error_of([&] { grundy::Graph::view(negative, bad_target, "g"); }), "g: targets[1] = -1 is not a node (ids 0..2)");
+  const std::vector<std::uint64_t> short_end{0, 1, 2, 2};
+  EXPECT_EQ(error_of([&] { grundy::Graph::view(short_end, t3, "g"); }), "g: offsets[3] is 2, but there are 3 targets");
+  EXPECT_NE(error_of([&] { grundy::Graph::view(std::span<const std::uint64_t>(), t3, "g"); }), "");
+  const grundy::Graph g = grundy::Graph::view(ok, t3);
+  const std::vector<std::uint32_t> off_graph{3};
+  EXPECT_EQ(error_of([&] { grundy::solve(g, off_graph); }), "<graph>: token 0 is on 3, not a node (ids 0..2)");
+}
+
+TEST(Api, LoadsFilesGeneratesAndBatches) {
+  grundy::test_support::TempDir dir;
+  const std::string text = dir.write("g.txt", "3 3 1\n1 2\n2 1\n2 3\n2\n");
+  EXPECT_NE(error_of([&] { grundy::sg(grundy::Graph::load(text)); }).find("cycle: 1 -> 2 -> 1"), std::string::npos);
+  const grundy::Graph g = grundy::Graph::load(text);
+  ASSERT_EQ(g.tokens().size(), 1u);
+  EXPECT_EQ(g.tokens()[0], 1u);
+  const grundy::Answer a = grundy::solve(g, g.tokens(), {.loopy = true});
+  EXPECT_EQ(a.verdict, grundy::Verdict::win);
+  EXPECT_EQ(error_of([&] { grundy::Graph::load(dir.file("missing.txt")); }).find(dir.file("missing.txt")), 0u);
+  const grundy::Graph gen = grundy::Graph::generate("kron", 4096, 40000, 3, 9);
+  const grundy::OwnedGame want = grundy::generate({grundy::Shape::kron, 4096, 40000, 3, 9});
+  EXPECT_TRUE(std::equal(gen.targets().begin(), gen.targets().end(), want.targets.begin()));
+  EXPECT_EQ(error_of([&] { grundy::Graph::generate("round", 10, 10); }).find("unknown shape \"round\""), 0u);
+  const std::string stream = dir.write("s.txt", "2 1 1\n1 2\n1\n2 2 1\n1 2\n2 1\n1\n1 0 1\n5\n");
+  const std::vector<grundy::BatchResult> rs = grundy::batch({stream});
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(rs[0].name, stream + "#1");
+  EXPECT_EQ(rs[0].verdict, grundy::Verdict::win);
+  ASSERT_TRUE(rs[0].move.has_value());
+  EXPECT_EQ(rs[0].move->from, 0u);
+  EXPECT_EQ(rs[0].move->to, 1u);
+  EXPECT_FALSE(rs[1].verdict.has_value());
+  EXPECT_NE(rs[1].error.find("cycle"), std::string::npos);
+  EXPECT_FALSE(rs[2].verdict.has_value()) << "token 5 of a one-node graph";
+  const std::vector<grundy::BatchResult> loopy = grundy::batch({stream}, {.loopy = true});
+  EXPECT_EQ(loopy[1].verdict, grundy::Verdict::draw);
+}
+
+}  // namespace
