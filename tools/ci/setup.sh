@@ -15,9 +15,12 @@ packages=(cmake g++ ninja-build libtbb-dev libboost-graph-dev libcli11-dev
           libbenchmark-tools python3-scipy  # a test runs compare.py on `bench --format gbench`
           chromium  # a test renders bench's report.html headless
           zsh  # a test checks the generated zsh completion's syntax
-          libopenmpi-dev openmpi-bin)  # grundy-mpi and its mpirun tests
+          libopenmpi-dev openmpi-bin  # grundy-mpi and its mpirun tests
+          pkg-config  # a test builds the C++ example against the installed grundy.pc
+          pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
+          python3-networkx python3-matplotlib)  # from_networkx's test and the Python example
 if [[ "${1:-}" == "--extra" ]]; then
-  packages+=(hyperfine gnuplot-nox python3-matplotlib valgrind)
+  packages+=(hyperfine gnuplot-nox valgrind)
 fi
 
 missing=()

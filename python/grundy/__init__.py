@@ -1,0 +1,76 @@
+"""grundy: impartial games on graphs, solved by grundy's parallel engine.
+
+    import grundy, scipy.sparse
+    values = grundy.sg(csr)                        # every node's SG value (NumPy, the engine's own array)
+    verdict, xor, move = grundy.solve(graph, [0, 5, 5])
+    graph = grundy.load("big.gcsr")                # NumPy views straight over the mapping
+    graph, nodes = grundy.from_networkx(G)
+
+Graphs are CSR with 0-based ids: the successors of u are
+indices[indptr[u]:indptr[u + 1]]. indices must be int32 or uint32 and are
+read in place (never copied); indptr may be 32- or 64-bit (32-bit indptr is
+widened, N + 1 entries). Errors in the input are ValueError (grundy.Error)
+with the engine's message; a dtype it cannot read in place is a TypeError.
+loopy=True solves games with cycles: values may be grundy.INFINITE and the
+verdict "draw".
+"""
+from typing import NamedTuple, Optional, Tuple
+
+from ._grundy import INFINITE, Error, Graph, __version__, batch, gen, load
+from . import _grundy
+
+__all__ = ["Graph", "Error", "INFINITE", "Answer", "sg", "solve", "load", "gen", "batch", "from_networkx",
+           "__version__"]
+
+
+class Answer(NamedTuple):
+    verdict: str  # "win", "lose" or "draw"
+    xor: int  # the XOR of the tokens' (finite) values
+    move: Optional[Tuple[int, int, int]]  # (token index, from, to), 0-based; None on a loss or a draw
+
+
+def _graph(graph, indices=None, name="<graph>"):
+    if isinstance(graph, Graph):
+        if indices is not None:
+            raise TypeError("give a grundy.Graph alone, or indptr and indices")
+        return graph
+    if indices is not None:
+        return Graph(graph, indices, name)
+    if getattr(graph, "format", None) == "csr" and hasattr(graph, "indptr") and hasattr(graph, "indices"):
+        rows, cols = graph.shape
+        if rows != cols:
+            raise ValueError(f"a graph's adjacency matrix is square; this one is {rows} x {cols}")
+        return Graph(graph.indptr, graph.indices, name)
+    raise TypeError("expected a grundy.Graph, a scipy.sparse CSR matrix or array, or indptr and indices, "
+                    f"not {type(graph).__name__}")
+
+
+def sg(graph, indices=None, *, threads=None, engine="auto", loopy=False):
+    """Every node's SG value (generalized values with loopy=True) as a NumPy array (uint16 or uint32)."""
+    return _grundy.sg(_graph(graph, indices), threads, engine, loopy)
+
+
+def solve(graph, tokens=None, *, threads=None, engine="auto", loopy=False) -> Answer:
+    """The game with these tokens (0-based node ids; default: a loaded game's own)."""
+    if tokens is not None:
+        tokens = [int(t) for t in tokens]
+    return Answer(*_grundy.solve(_graph(graph), tokens, threads, engine, loopy))
+
+
+def from_networkx(G, name="<networkx>"):
+    """A NetworkX DiGraph as a grundy.Graph: returns (graph, nodes), nodes[i] being G's node with id i."""
+    import numpy as np
+
+    if not G.is_directed():
+        raise TypeError("a game is a directed graph: pass a networkx.DiGraph (or G.to_directed())")
+    nodes = list(G.nodes())
+    index = {v: i for i, v in enumerate(nodes)}
+    indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
+    indices = np.empty(G.number_of_edges(), dtype=np.int32)
+    at = 0
+    for i, v in enumerate(nodes):
+        for w in G.successors(v):
+            indices[at] = index[w]
+            at += 1
+        indptr[i + 1] = at
+    return Graph(indptr, indices[:at], name), nodes

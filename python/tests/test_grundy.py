@@ -1,0 +1,133 @@
+"""grundy's Python module: the CLI's values, zero copy in and out, the GIL
+released during a solve, and bad dtypes and bad graphs refused."""
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import grundy
+
+BINARY = os.environ.get("GRUNDY_BINARY", "grundy")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+
+
+def cli_values(args):
+    out = subprocess.run([BINARY, "solve", *args, "--sg-out", "-"], capture_output=True, text=True, check=True)
+    lines = out.stdout.split("\n")
+    return lines[0], [int(x) for x in lines[1:] if x]
+
+
+@pytest.mark.parametrize("shape", ["uniform", "chain", "powerlaw", "kron", "tournament"])
+def test_the_same_values_as_the_cli(tmp_path, shape):
+    path = str(tmp_path / "g.gcsr")
+    subprocess.run([BINARY, "gen", "-q", path, "--shape", shape, "-n", "3000", "-m", "30000", "-s", "5"], check=True)
+    verdict, want = cli_values([path])
+    graph = grundy.load(path)
+    assert list(grundy.sg(graph)) == want
+    assert grundy.solve(graph).verdict == verdict
+    generated = grundy.gen(shape, 3000, 30000, seed=5)
+    assert np.array_equal(generated.indices, graph.indices)
+    # CSR arrays handed in by the user: the same values for every engine and thread count.
+    mine = grundy.Graph(np.array(graph.indptr, dtype=np.int64), np.array(graph.indices, dtype=np.int32))
+    for engine in ("auto", "serial", "bgl"):
+        for threads in (1, 2, 4):
+            assert list(grundy.sg(mine, threads=threads, engine=engine)) == want
+
+
+def test_no_copy_in_and_out():
+    indptr = np.array([0, 2, 3, 3], dtype=np.int64)
+    indices = np.array([1, 2, 2], dtype=np.int32)
+    graph = grundy.Graph(indptr, indices)
+    assert graph.targets_address == indices.ctypes.data  # the engine reads the caller's buffer
+    values = grundy.sg(graph)
+    assert list(values) == [2, 1, 0]
+    assert not values.flags.owndata and values.base is not None  # the engine's own array, held by its capsule
+    # A loaded .gcsr is viewed where it is mapped; scipy's CSR (int32 indptr) too, indices in place.
+    csr = scipy.sparse.csr_matrix((np.ones(3), indices, indptr.astype(np.int32)), shape=(3, 3))
+    g2 = grundy._graph(csr)
+    assert g2.targets_address == csr.indices.ctypes.data
+    assert list(grundy.sg(csr)) == [2, 1, 0]
+    assert list(grundy.sg(scipy.sparse.csr_array(csr))) == [2, 1, 0]
+
+
+def test_the_gil_is_released_during_a_solve():
+    graph = grundy.gen("uniform", 1_000_000, 10_000_000, threads=1)
+    ticks = [0]
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        before = ticks[0]
+        grundy.sg(graph, threads=1)  # ~100 ms of engine work
+        during = ticks[0] - before
+    finally:
+        done.set()
+        t.join()
+    assert during > 10000, f"the other thread ran only {during} times during the solve"
+
+
+def test_bad_dtypes_are_type_errors_never_copies():
+    indptr = np.array([0, 1, 1], dtype=np.int64)
+    for dtype in (np.int64, np.uint64, np.int16, np.float64):
+        with pytest.raises(TypeError, match="indices of dtype"):
+            grundy.Graph(indptr, np.array([1], dtype=dtype))
+    with pytest.raises(TypeError, match="indptr of dtype"):
+        grundy.Graph(np.array([0, 1, 1], dtype=np.float32), np.array([1], dtype=np.int32))
+    with pytest.raises(TypeError, match="contiguous"):
+        grundy.Graph(np.array([0, 1, 2], dtype=np.int64), np.array([1, 0, 1, 0], dtype=np.int32)[::2])
+    with pytest.raises(TypeError):
+        grundy.sg([[0, 1], [0, 0]])
+
+
+def test_bad_graphs_are_value_errors_with_the_engines_message(tmp_path):
+    cycle = grundy.Graph(np.array([0, 1, 2], dtype=np.int64), np.array([1, 0], dtype=np.int32), "c")
+    with pytest.raises(ValueError, match=r"c: cycle: 1 -> 2 -> 1 \(a game with cycles: use --loopy\)"):
+        grundy.sg(cycle)
+    with pytest.raises(ValueError, match=r"targets\[0\] = 5 is not a node"):
+        grundy.Graph(np.array([0, 1, 1], dtype=np.int64), np.array([5], dtype=np.int32))
+    with pytest.raises(ValueError, match=r"offsets\[2\] = 1 is less than offsets\[1\] = 2"):
+        grundy.Graph(np.array([0, 2, 1, 2], dtype=np.int64), np.array([1, 2], dtype=np.int32))
+    with pytest.raises(grundy.Error, match="missing.txt"):
+        grundy.load(str(tmp_path / "missing.txt"))
+    with pytest.raises(ValueError, match="not a node"):
+        grundy.solve(cycle, [7], loopy=True)
+
+
+def test_games_with_cycles():
+    cycle = grundy.Graph(np.array([0, 1, 2, 2], dtype=np.int64), np.array([1, 0], dtype=np.int32))
+    values = grundy.sg(cycle, loopy=True)
+    assert values[0] == grundy.INFINITE and values[2] == 0
+    assert grundy.solve(cycle, [0], loopy=True) == ("draw", 0, None)
+    assert grundy.solve(cycle, [2, 2], loopy=True).verdict == "lose"
+
+
+def test_networkx_and_batch(tmp_path):
+    nx = pytest.importorskip("networkx")
+    G = nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")])
+    graph, nodes = grundy.from_networkx(G)
+    values = dict(zip(nodes, grundy.sg(graph)))
+    assert values == {"a": 2, "b": 1, "c": 0}
+    answer = grundy.solve(graph, [nodes.index("a")])
+    assert answer.verdict == "win" and nodes[answer.move[2]] == "c"
+    stream = tmp_path / "s.txt"
+    stream.write_text("2 1 1\n1 2\n1\n2 2 1\n1 2\n2 1\n1\n")
+    results = grundy.batch([str(stream)], loopy=True)
+    assert [r["verdict"] for r in results] == ["win", "draw"]
+    assert results[0]["move"] == (0, 0, 1)
+
+
+def test_the_networkx_example_runs(tmp_path):
+    out = tmp_path / "h.png"
+    script = os.path.join(ROOT, "examples", "python", "networkx_histogram.py")
+    r = subprocess.run([sys.executable, script, str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "wrote" in r.stdout and out.stat().st_size > 1000
