@@ -144,7 +144,7 @@ TEST(Mpi, BatchPrintsExactlyWhatGrundyBatchPrints) {
   dir.write("corpus/sub/cycle.in", "3 3 1\n1 2\n2 3\n3 1\n1\n");
   dir.write("corpus/sub/bad.in", "2 1 1\n1 5\n1\n");
   dir.write("corpus/sub/cut.txt", "4 3 1\n1 2\n");
-  for (const std::string options : {"", "--json", "--move --verify", "--json --move"}) {
+  for (const std::string options : {"", "--json", "--move --verify", "--json --move", "--loopy --json --move --verify"}) {
     const auto one = run_shell("\"$GRUNDY\" batch " + options + " " + dir.file("corpus"));
     for (const int ranks : options.empty() ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{3}) {
       const auto r = mpi(ranks, "batch " + options + " " + dir.file("corpus"));
@@ -263,6 +263,7 @@ TEST(Mpi, OneProcessOptionsAreRefusedByName) {
   test_support::expect_refused(mpi(2, "solve --gen uniform,nodes=100,edges=300 --algo bgl"), "--algo bgl", 2);
   test_support::expect_refused(mpi(2, "solve --gen uniform,nodes=100,edges=300 --profile x.json"), "--profile", 2);
   test_support::expect_refused(mpi(2, "batch --profile x.json -"), "--profile", 2);
+  test_support::expect_refused(mpi(2, "solve --gen digraph,nodes=100,edges=300 --loopy"), "--loopy", 2);
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ TEST(Api, ViewsTheCallersArraysAndGivesTheEnginesValues) {
 }
 
 TEST(Api, SolvesWithMovesAndDraws) {
-  // 1 -> 2 -> 3 (0-based 0 -> 1 -> 2): SG 0, 1, 0... node 0 has SG 0? 0 -> 1 (SG 1) -> 2 (SG 0): SG(0) = 0.
+  // 0 -> 1 -> 2: SG 0, 1, 0 (0's only successor has value 1).
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> path{{0, 1}, {1, 2}};
   const grundy::Graph g = grundy::Graph::from_edges(3, path);
   const std::vector<std::uint32_t> on1{1};

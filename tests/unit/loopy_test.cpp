@@ -71,9 +71,9 @@ TEST(Loopy, ValuesDecideEverySumAsTheGameItselfDoes) {
 }
 
 TEST(Loopy, KnownValues) {
-  // 1 -> 2 -> 1 and 2 -> 3 (a sink): gamma(3) = 0, gamma(2) = 1, and 1's only
-  // successor has value 1, so gamma(1) = 0? No: 1 -> 2 with value 1 > 0 needs
-  // 2 -> w with value 0 and a smaller counter: 3. So gamma(1) = 0.
+  // 1 -> 2 -> 1 and 2 -> 3 (a sink): gamma(3) = 0 and gamma(2) = 1 (it can
+  // reach 3); 1's only successor has value 1, which 2 reverses to 3 of value
+  // 0 and a smaller counter, so gamma(1) = 0.
   const OwnedGame a = make_game(3, {{1, 2}, {2, 1}, {2, 3}});
   LoopyValues lv = solve_loopy(a.graph(), {});
   EXPECT_EQ(lv.value[0], 0u);
@@ -185,7 +185,7 @@ TEST(Loopy, ConditionsCatchAWrongValue) {
   EXPECT_NE(bad->what.find("condition (B)"), std::string::npos) << bad->what;
   const OwnedGame cyc = make_game(2, {{1, 2}, {2, 1}});
   lv = solve_loopy(cyc.graph(), {});
-  lv.value[0] = lv.value[1] = 0;  // (A) fails at 2 first? Both 0: 1's successor has 0, mex 1.
+  lv.value[0] = lv.value[1] = 0;  // (A): each one's successor has value 0, so its mex is 1
   bad = check_loopy_conditions(cyc.graph(), lv, {}, plus_one);
   ASSERT_TRUE(bad.has_value());
   const OwnedGame sink = make_game(2, {{1, 2}});

@@ -143,16 +143,12 @@ Graph Graph::view(std::span<const std::uint64_t> o, std::span<const std::uint32_
   return Graph(checked_view(o, t, std::move(name)));
 }
 Graph Graph::view(std::span<const std::int64_t> o, std::span<const std::int32_t> t, std::string name) {
-  for (std::size_t i = 0; i < o.size(); ++i)
-    if (o[i] < 0) throw Error(name + ": offsets[" + std::to_string(i) + "] = " + std::to_string(o[i]) + " is negative");
   return Graph(checked_view(o, t, std::move(name)));
 }
 Graph Graph::view(std::span<const std::uint32_t> o, std::span<const std::uint32_t> t, std::string name) {
   return Graph(checked_view(o, t, std::move(name)));
 }
 Graph Graph::view(std::span<const std::int32_t> o, std::span<const std::int32_t> t, std::string name) {
-  for (std::size_t i = 0; i < o.size(); ++i)
-    if (o[i] < 0) throw Error(name + ": offsets[" + std::to_string(i) + "] = " + std::to_string(o[i]) + " is negative");
   return Graph(checked_view(o, t, std::move(name)));
 }
 
