@@ -202,7 +202,8 @@ TEST(Usability, TheSameOptionsWhereverTheyMakeSense) {
   EXPECT_TRUE(has(bench, "=small")) << bench;
   expect_refused(run_grundy({"gen", "x.gcsr", "--shape", "tourney"}), "--shape: tourney not in", 2);
   const auto gen = run_grundy({"gen", "--help"}).out;
-  EXPECT_TRUE(has(gen, "{uniform,layered,chain,powerlaw,tournament,kron}=uniform")) << gen;
+  EXPECT_TRUE(has(gen, "{uniform,layered,chain,powerlaw,tournament,kron,digraph,kron-digraph,grid,subtraction}=uniform"))
+      << gen;
   TempDir dir;
   ASSERT_EQ(run_grundy({"gen", "-q", dir.file("s.txt"), "-n", "40", "-m", "120", "--instances", "30"}).exit_code, 0);
   const auto level = run_grundy({"batch", "-q", dir.file("s.txt")});
