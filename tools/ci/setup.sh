@@ -9,7 +9,8 @@ set -euo pipefail
 
 # Build and tests, plus what the test suite's fuzzing (clang's libFuzzer) and
 # ThreadSanitizer runs (Debian's oneTBB source, unpacked by dpkg-source) need.
-packages=(cmake g++ ninja-build libtbb-dev libboost-graph-dev libcli11-dev
+packages=(git  # the build names its commit (grundy -V, reports)
+          cmake g++ ninja-build libtbb-dev libboost-graph-dev libcli11-dev
           libbenchmark-dev libgtest-dev clang-14 libclang-rt-14-dev dpkg-dev
           time  # /usr/bin/time: a test reads a piped solve's peak memory
           libbenchmark-tools python3-scipy  # a test runs compare.py on `bench --format gbench`
