@@ -72,9 +72,14 @@ void solve_with_cycles(const GameInput& in, InstanceResult& r, const BatchOption
   const CsrView& g = in.view.graph;
   const std::span<const node_t> tokens = in.view.tokens;
   const auto user = [&](node_t u) { return std::uint64_t{in.user_id(u)} + 1; };
-  static constexpr InstanceResult::Status kStatus[] = {InstanceResult::Status::win, InstanceResult::Status::lose,
-                                                       InstanceResult::Status::draw};
-  const auto status = [](Outcome x) { return kStatus[x == Outcome::win ? 0 : x == Outcome::lose ? 1 : 2]; };
+  const auto status = [](Outcome x) {
+    switch (x) {
+      case Outcome::win: return InstanceResult::Status::win;
+      case Outcome::lose: return InstanceResult::Status::lose;
+      case Outcome::draw: break;
+    }
+    return InstanceResult::Status::draw;
+  };
   r.depth = InstanceResult::kNoDepth;
   LoopyValues values;
   Outcomes outcomes;
