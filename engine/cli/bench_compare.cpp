@@ -25,7 +25,7 @@ using boost::property_tree::ptree;
 
 // A report's samples: run key ("dataset, algo, N threads") -> phase ("sg"
 // or a phase name) -> seconds of each timed trial.
-using Samples = std::map<std::string, std::map<std::string, std::vector<double>>>;
+using ReportSamples = std::map<std::string, std::map<std::string, std::vector<double>>>;
 
 std::vector<double> samples_of(const ptree& summary) {
   std::vector<double> out;
@@ -34,7 +34,7 @@ std::vector<double> samples_of(const ptree& summary) {
   return out;
 }
 
-Samples read_report(const std::string& where) {
+ReportSamples read_report(const std::string& where) {
   std::string path = where;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) path += "/bench.json";
@@ -47,7 +47,7 @@ Samples read_report(const std::string& where) {
   if (std::atoi(report.get<std::string>("schema", "0").c_str()) < 3)
     throw InputError(path + ": a report of schema " + report.get<std::string>("schema", "?") +
                      "; compare needs schema 3 or later (trial samples)");
-  Samples out;
+  ReportSamples out;
   for (const auto& [_, run] : report.get_child("runs")) {
     const std::string key = run.get<std::string>("dataset") + ", " + run.get<std::string>("algo") + ", " +
                             run.get<std::string>("threads") +
@@ -63,7 +63,7 @@ double median(std::vector<double> v) { return Summary::of(std::move(v)).median; 
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-  const Samples a = read_report(o.a), b = read_report(o.b);
+  const ReportSamples a = read_report(o.a), b = read_report(o.b);
   std::printf("%-44s %-14s %12s %12s %8s %9s  %s\n", "run", "phase", "A median", "B median", "B / A", "p", "verdict");
   std::string json = "[";
   bool failed = false;

@@ -109,11 +109,8 @@ void print_loopy_stats(const PhaseTimer& timer, const LoopyStats& st, const CsrV
 int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::string& name, const ParallelConfig& pc,
                       SolveOutputs& outputs, PhaseTimer& timer, PhaseProgress& progress) {
   const CsrView graph = game.view.graph;
-  const std::span<const node_t> tokens = game.view.tokens;
   const bool outcome_only = o.loopy == "outcome";
-  if (outcome_only && tokens.size() > 1)
-    throw InputError(name + ": --loopy=outcome decides a single token, and this game has " +
-                     std::to_string(tokens.size()) + " (--loopy decides sums)");
+  if (outcome_only) require_single_token(game.view, name);
   require_memory(graph_bytes(graph) + loopy_memory_bytes(graph.n, graph.m) * (o.verify ? 2 : 1), name,
                  std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --loopy" +
                      (o.verify ? " --verify" : ""));
@@ -155,10 +152,9 @@ int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::
   Outcome verdict = Outcome::lose;
   std::optional<UserMove> move;
   if (outcome_only) {
-    if (!tokens.empty()) {
-      verdict = outcomes.of[tokens[0]];
-      if (const auto to = outcome_move(graph, outcomes, tokens[0])) move = UserMove{1, user(tokens[0]), user(*to)};
-    }
+    const SingleTokenAnswer a = single_token_answer(game.view, outcomes, true, game.original_ids, name);
+    verdict = a.outcome;
+    move = a.move;
   } else {
     verdict = loopy_verdict(game.view, values).outcome;
     move = loopy_user_move(game.view, values, game.original_ids);

@@ -7,10 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 flavour=${1:-release}
+# Sanitizer builds at -O1 with line tables only: compiling them is most of
+# CI's time (docs/TUNING.md#ci-time); tsan.sh builds the same way.
+sanitizer_opt=(-O1 -g1 -DNDEBUG)
 case "$flavour" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release -DGRUNDY_MPI=ON) ;;  # grundy-mpi too, and its tests (ctest -L mpi)
-  asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRUNDY_SANITIZE=address,undefined
-               -DGRUNDY_BUILD_BENCH=OFF -DGRUNDY_MPI=ON) ;;
+  asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=${sanitizer_opt[*]}"
+               -DGRUNDY_SANITIZE=address,undefined -DGRUNDY_BUILD_BENCH=OFF -DGRUNDY_MPI=ON) ;;
   portable) flags=(-DCMAKE_BUILD_TYPE=Release -DGRUNDY_ARCH=x86-64) ;;  # runs on any x86-64
   profile) flags=(-DCMAKE_BUILD_TYPE=Profile -DGRUNDY_BUILD_TESTS=OFF) ;;
   *) echo "build.sh: unknown flavour '$flavour' (release, asan, portable, profile)" >&2; exit 2 ;;

@@ -70,7 +70,6 @@ void solve_dag(const GameInput& in, InstanceResult& r, Workspace& ws, const Batc
 // a graph with cycles has no depth.
 void solve_with_cycles(const GameInput& in, InstanceResult& r, const BatchOptions& o, const ParallelConfig& pc) {
   const CsrView& g = in.view.graph;
-  const std::span<const node_t> tokens = in.view.tokens;
   const auto user = [&](node_t u) { return std::uint64_t{in.user_id(u)} + 1; };
   const auto status = [](Outcome x) {
     switch (x) {
@@ -84,13 +83,11 @@ void solve_with_cycles(const GameInput& in, InstanceResult& r, const BatchOption
   LoopyValues values;
   Outcomes outcomes;
   if (o.loopy == LoopyMode::outcome) {
-    if (tokens.size() > 1)
-      throw InputError(r.name + ": --loopy=outcome decides a single token, and this game has " +
-                       std::to_string(tokens.size()) + " (--loopy decides sums)");
+    require_single_token(in.view, r.name);
     outcomes = solve_outcomes(g, pc);
-    r.status = tokens.empty() ? InstanceResult::Status::lose : status(outcomes.of[tokens[0]]);
-    if (o.move && !tokens.empty())
-      if (const auto to = outcome_move(g, outcomes, tokens[0])) r.move = UserMove{1, user(tokens[0]), user(*to)};
+    const SingleTokenAnswer a = single_token_answer(in.view, outcomes, o.move, in.original_ids, r.name);
+    r.status = status(a.outcome);
+    r.move = a.move;
     if (o.verify) values = solve_loopy(g, pc);
   } else {
     values = solve_loopy(g, pc);

@@ -302,6 +302,25 @@ std::optional<node_t> outcome_move(const CsrView& g, const Outcomes& outcomes, n
   return best;
 }
 
+void require_single_token(const GameView& game, const std::string& name) {
+  if (game.tokens.size() > 1)
+    throw InputError(name + ": --loopy=outcome decides a single token, and this game has " +
+                     std::to_string(game.tokens.size()) + " (--loopy decides sums)");
+}
+
+SingleTokenAnswer single_token_answer(const GameView& game, const Outcomes& outcomes, bool with_move,
+                                      std::span<const node_t> original_ids, const std::string& name) {
+  require_single_token(game, name);
+  SingleTokenAnswer a;
+  if (game.tokens.empty()) return a;
+  const node_t from = game.tokens[0];
+  a.outcome = outcomes.of[from];
+  const auto user = [&](node_t u) { return std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1; };
+  if (with_move)
+    if (const auto to = outcome_move(game.graph, outcomes, from)) a.move = UserMove{1, user(from), user(*to)};
+  return a;
+}
+
 std::uint64_t loopy_memory_bytes(std::uint64_t n, std::uint64_t m) {
   // Values and counters (8), the list of unlabelled nodes (4), the
   // frontiers of a round (at most 8, counted whole), the marks; the transpose.
