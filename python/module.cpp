@@ -56,7 +56,7 @@ PyGraph view(const py::array& indptr, const py::array& indices, const std::strin
   return {std::move(g), py::make_tuple(indptr, indices)};
 }
 
-grundy::Options options_of(py::object threads, const std::string& engine, bool loopy) {
+grundy::Options options_of(py::object threads, const std::string& engine, bool loopy, bool verify) {
   grundy::Options o;
   if (!threads.is_none()) {
     const long t = threads.cast<long>();
@@ -69,6 +69,7 @@ grundy::Options options_of(py::object threads, const std::string& engine, bool l
   else if (engine == "bgl") o.engine = grundy::Engine::bgl;
   else throw py::value_error("engine \"" + engine + "\": auto, level, serial or bgl");
   o.loopy = loopy;
+  o.verify = verify;
   return o;
 }
 
@@ -147,19 +148,21 @@ PYBIND11_MODULE(_grundy, m) {
       py::arg("layers") = 8, py::arg("threads") = py::none());
   m.def(
       "sg",
-      [](const PyGraph& g, py::object threads, const std::string& engine, bool loopy) {
-        const grundy::Options o = options_of(threads, engine, loopy);
+      [](const PyGraph& g, py::object threads, const std::string& engine, bool loopy, bool verify) {
+        const grundy::Options o = options_of(threads, engine, loopy, verify);
         grundy::Values v = [&] {
           py::gil_scoped_release free;  // other Python threads run while oneTBB works
           return grundy::sg(g.graph, o);
         }();
         return values_array(std::move(v));
       },
-      py::arg("graph"), py::arg("threads") = py::none(), py::arg("engine") = "auto", py::arg("loopy") = false);
+      py::arg("graph"), py::arg("threads") = py::none(), py::arg("engine") = "auto", py::arg("loopy") = false,
+      py::arg("verify") = false);
   m.def(
       "solve",
-      [](const PyGraph& g, const py::object& tokens, py::object threads, const std::string& engine, bool loopy) {
-        const grundy::Options o = options_of(threads, engine, loopy);
+      [](const PyGraph& g, const py::object& tokens, py::object threads, const std::string& engine, bool loopy,
+         bool verify) {
+        const grundy::Options o = options_of(threads, engine, loopy, verify);
         const std::vector<std::uint32_t> t = tokens.is_none()
                                                  ? std::vector<std::uint32_t>(g.graph.tokens().begin(), g.graph.tokens().end())
                                                  : token_list(tokens);
@@ -171,11 +174,11 @@ PYBIND11_MODULE(_grundy, m) {
         return py::make_tuple(grundy::verdict_word(a.verdict), a.nim_sum, move_of(a.move));
       },
       py::arg("graph"), py::arg("tokens") = py::none(), py::arg("threads") = py::none(), py::arg("engine") = "auto",
-      py::arg("loopy") = false);
+      py::arg("loopy") = false, py::arg("verify") = false);
   m.def(
       "batch",
-      [](const std::vector<std::string>& paths, py::object threads, const std::string& engine, bool loopy) {
-        const grundy::Options o = options_of(threads, engine, loopy);
+      [](const std::vector<std::string>& paths, py::object threads, const std::string& engine, bool loopy, bool verify) {
+        const grundy::Options o = options_of(threads, engine, loopy, verify);
         std::vector<grundy::BatchResult> rs;
         {
           py::gil_scoped_release free;
@@ -193,5 +196,6 @@ PYBIND11_MODULE(_grundy, m) {
         }
         return out;
       },
-      py::arg("paths"), py::arg("threads") = py::none(), py::arg("engine") = "auto", py::arg("loopy") = false);
+      py::arg("paths"), py::arg("threads") = py::none(), py::arg("engine") = "auto", py::arg("loopy") = false,
+      py::arg("verify") = false);
 }

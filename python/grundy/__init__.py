@@ -45,16 +45,18 @@ def _graph(graph, indices=None, name="<graph>"):
                     f"not {type(graph).__name__}")
 
 
-def sg(graph, indices=None, *, threads=None, engine="auto", loopy=False):
-    """Every node's SG value (generalized values with loopy=True) as a NumPy array (uint16 or uint32)."""
-    return _grundy.sg(_graph(graph, indices), threads, engine, loopy)
+def sg(graph, indices=None, *, threads=None, engine="auto", loopy=False, verify=False):
+    """Every node's SG value (generalized values with loopy=True) as a NumPy array (uint16 or uint32).
+
+    verify=True checks every value before returning (as the CLI's --verify); a wrong one is a ValueError."""
+    return _grundy.sg(_graph(graph, indices), threads, engine, loopy, verify)
 
 
-def solve(graph, tokens=None, *, threads=None, engine="auto", loopy=False) -> Answer:
-    """The game with these tokens (0-based node ids; default: a loaded game's own)."""
+def solve(graph, tokens=None, *, threads=None, engine="auto", loopy=False, verify=False) -> Answer:
+    """The game with these tokens (0-based node ids; default: a loaded game's own); verify as sg's."""
     if tokens is not None:
         tokens = [int(t) for t in tokens]
-    return Answer(*_grundy.solve(_graph(graph), tokens, threads, engine, loopy))
+    return Answer(*_grundy.solve(_graph(graph), tokens, threads, engine, loopy, verify))
 
 
 def from_networkx(G, name="<networkx>"):

@@ -110,6 +110,19 @@ def test_games_with_cycles():
     assert grundy.solve(cycle, [2, 2], loopy=True).verdict == "lose"
 
 
+def test_verify_checks_the_values_it_returns(tmp_path):
+    g = grundy.gen("uniform", 3000, 20000, seed=5)
+    plain = grundy.sg(g)
+    assert np.array_equal(grundy.sg(g, verify=True, threads=2), plain)
+    assert grundy.solve(g, verify=True) == grundy.solve(g)
+    cyclic = grundy.gen("digraph", 2000, 8000, seed=3)
+    assert np.array_equal(grundy.sg(cyclic, loopy=True, verify=True), grundy.sg(cyclic, loopy=True))
+    path = tmp_path / "g.txt"
+    path.write_text("3 2 1\n1 2\n2 3\n2\n")
+    [row] = grundy.batch([str(path)], verify=True)
+    assert row["verdict"] == "win" and row["error"] is None
+
+
 def test_networkx_and_batch(tmp_path):
     nx = pytest.importorskip("networkx")
     G = nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")])

@@ -216,6 +216,8 @@ TEST(Usability, TheSameOptionsWhereverTheyMakeSense) {
 // 10. Progress on a terminal: counts, a rate, an ETA only with a total.
 TEST(Usability, ProgressLinesOnATerminal) {
   if (std::system("command -v script > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  if (std::system("script -qc true /dev/null > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "script(1) gets no pseudo-terminal here (no /dev/pts)";
   TempDir dir;
   ASSERT_EQ(run_grundy({"gen", "-q", dir.file("s.txt"), "-n", "300", "-m", "1500", "--instances", "500"}).exit_code,
             0);

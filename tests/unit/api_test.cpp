@@ -49,6 +49,35 @@ TEST(Api, ViewsTheCallersArraysAndGivesTheEnginesValues) {
   EXPECT_EQ(grundy::sg(narrow).to_vector(), want);
 }
 
+// Options::verify and verify(): right values pass on every engine, thread
+// count and kind; one planted wrong value, DAG or loopy, is an Error that
+// names the first wrong node in the user's (1-based) ids.
+TEST(Api, VerifyChecksEveryValueAndNamesAWrongOne) {
+  const grundy::Graph g = grundy::Graph::generate("uniform", 2000, 12000, 5, 9);
+  for (unsigned threads : {1u, 2u})
+    for (grundy::Engine e : {grundy::Engine::automatic, grundy::Engine::serial})
+      EXPECT_EQ(error_of([&] { grundy::sg(g, {.engine = e, .threads = threads, .verify = true}); }), "");
+  const grundy::Graph cyclic = grundy::Graph::generate("digraph", 1500, 6000, 1, 3);
+  EXPECT_EQ(error_of([&] { grundy::sg(cyclic, {.loopy = true, .verify = true}); }), "");
+  EXPECT_EQ(error_of([&] { grundy::solve(g, g.tokens(), {.verify = true}); }), "");
+  for (const grundy::Graph* graph : {&g, &cyclic}) {
+    const grundy::Values v = grundy::sg(*graph, {.loopy = graph == &cyclic});
+    EXPECT_NE(grundy::verify(*graph, v).find("verified"), std::string::npos);
+    // The engine's array, changed behind the API's back: node 8 (id 9).
+    if (v.width() == 16) const_cast<std::uint16_t*>(static_cast<const std::uint16_t*>(v.data()))[8] ^= 1;
+    else const_cast<std::uint32_t*>(static_cast<const std::uint32_t*>(v.data()))[8] ^= 1;
+    const std::string why = error_of([&] { grundy::verify(*graph, v); });
+    EXPECT_NE(why.find("verification failed"), std::string::npos) << why;
+    // A DAG's check compares node by node; Fraenkel's conditions may fail
+    // first at a predecessor of the changed node.
+    if (graph == &g) {
+      EXPECT_NE(why.find("node 9 has SG"), std::string::npos) << why;
+    }
+  }
+  const grundy::Values other = grundy::sg(cyclic, {.loopy = true});
+  EXPECT_NE(error_of([&] { grundy::verify(g, other); }).find("another graph's"), std::string::npos);
+}
+
 TEST(Api, SolvesWithMovesAndDraws) {
   // 0 -> 1 -> 2: SG 0, 1, 0 (0's only successor has value 1).
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> path{{0, 1}, {1, 2}};

@@ -235,6 +235,32 @@ std::vector<std::uint32_t> Values::to_vector() const {
   return out;
 }
 
+namespace {
+
+void check_same_graph(const Graph::State& g, const Values& values) {
+  if (values.size() != g.view.n)
+    throw Error(g.name + ": these values are another graph's (" + std::to_string(values.size()) + " nodes, not " +
+                std::to_string(g.view.n) + ")");
+}
+
+// Checks the values on pc's threads: what was checked, or an Error naming
+// the first wrong node as the user numbers it.
+std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc) {
+  const auto user = [&](node_t u) {
+    return std::uint64_t{g.original_ids.empty() ? u : g.original_ids[u]} + 1;
+  };
+  if (const auto* lv = std::get_if<LoopyValues>(&values.values)) {
+    const std::string why = verify_loopy(g.view, *lv, solve_outcomes(g.view, pc).of, pc, user);
+    if (!why.empty()) throw Error(g.name + ": " + why);
+    return describe_loopy_verified(g.view.n, g.view.m);
+  }
+  if (const auto bad = verify_sg(g.view, std::get<SgValues>(values.values), pc))
+    throw Error(g.name + ": " + describe_mismatch(*bad, user(bad->node)));
+  return describe_verified(g.view.n, g.view.m);
+}
+
+}  // namespace
+
 Values sg(const Graph& graph, const Options& options) {
   const Graph::State& g = graph.state();
   return translating(g.name, [&] {
@@ -245,9 +271,18 @@ Values sg(const Graph& graph, const Options& options) {
       } else {
         state->values = solve_sg(g.view, algo_of(options.engine), pc, nullptr, g.loaded.layers);
       }
+      if (options.verify) checked(g, *state, pc);
       return 0;
     });
     return Values(std::move(state));
+  });
+}
+
+std::string verify(const Graph& graph, const Values& values, const Options& options) {
+  const Graph::State& g = graph.state();
+  check_same_graph(g, values);
+  return translating(g.name, [&] {
+    return with_threads(options.threads, [&](const ParallelConfig& pc) { return checked(g, values.state(), pc); });
   });
 }
 
@@ -265,9 +300,7 @@ void check_tokens(const Graph::State& g, std::span<const std::uint32_t> tokens) 
 Answer solve(const Graph& graph, const Values& values, std::span<const std::uint32_t> tokens) {
   const Graph::State& g = graph.state();
   check_tokens(g, tokens);
-  if (values.size() != g.view.n)
-    throw Error(g.name + ": these values are another graph's (" + std::to_string(values.size()) + " nodes, not " +
-                std::to_string(g.view.n) + ")");
+  check_same_graph(g, values);
   const GameView game{g.view, tokens};
   Answer a;
   std::optional<Move> move;
@@ -296,6 +329,7 @@ std::vector<BatchResult> batch(const std::vector<std::string>& paths, const Opti
     BatchOptions o;
     o.algo = algo_of(options.engine);
     o.move = true;
+    o.verify = options.verify;
     o.loopy = options.loopy ? LoopyMode::values : LoopyMode::off;
     std::vector<BatchResult> out;
     with_threads(options.threads, [&](const ParallelConfig& pc) {
