@@ -3,7 +3,7 @@
 # the Release build, then ASan+UBSan, then ThreadSanitizer (against an
 # instrumented oneTBB), then a 60-second run of each fuzz target. CI runs
 # exactly this.
-#   tools/ci/test.sh           # everything (about 20 minutes on 2 cores, with the oneTBB build)
+#   tools/ci/test.sh           # everything (23 minutes on 2 cores from a bare Debian 12, installs included)
 #   tools/ci/test.sh --quick   # the Release build's tests only
 set -euo pipefail
 cd "$(dirname "$0")/../.."
