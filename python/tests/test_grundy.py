@@ -123,6 +123,20 @@ def test_verify_checks_the_values_it_returns(tmp_path):
     assert row["verdict"] == "win" and row["error"] is None
 
 
+def test_a_solve_beyond_the_memory_budget_is_refused_before_it_allocates():
+    # The budget is read once a process: a child with GRUNDY_MEMORY_LIMIT.
+    code = ("import grundy\n"
+            "g = grundy.gen('uniform', 200000, 1000000)\n"
+            "try:\n"
+            "    grundy.sg(g)\n"
+            "except ValueError as e:\n"
+            "    print(e)\n")
+    env = dict(os.environ, GRUNDY_MEMORY_LIMIT="6M")  # the graph is 5.3 MiB, the solve 7.2
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert "gen:uniform: 200000 nodes and 1000000 edges needs " in out, out
+    assert "of memory this process may use" in out, out
+
+
 def test_networkx_and_batch(tmp_path):
     nx = pytest.importorskip("networkx")
     G = nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")])

@@ -12,6 +12,7 @@
 #include "grundy/core/game.hpp"
 #include "grundy/core/input_error.hpp"
 #include "grundy/core/loopy.hpp"
+#include "grundy/core/memory_budget.hpp"
 #include "grundy/formats/game_loader.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/io/mapped_file.hpp"
@@ -243,6 +244,17 @@ void check_same_graph(const Graph::State& g, const Values& values) {
                 std::to_string(g.view.n) + ")");
 }
 
+// As the CLI refuses before it allocates: the graph and what solving (and
+// verifying) it adds, against the memory budget (GRUNDY_MEMORY_LIMIT too).
+void require_solve_memory(const Graph::State& g, const Options& o) {
+  const CsrView& v = g.view;
+  const std::uint64_t extra = o.loopy ? loopy_memory_bytes(v.n, v.m) * (o.verify ? 2 : 1)
+                                      : solve_memory_bytes(v.n, v.m, algo_of(o.engine), o.verify);
+  require_memory(graph_bytes(v) + extra, g.name,
+                 std::to_string(v.n) + " nodes and " + std::to_string(v.m) + " edges" + (o.loopy ? " with loopy" : "") +
+                     (o.verify ? (o.loopy ? " and verify" : " with verify") : ""));
+}
+
 // Checks the values on pc's threads: what was checked, or an Error naming
 // the first wrong node as the user numbers it.
 std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc) {
@@ -264,6 +276,7 @@ std::string checked(const Graph::State& g, const Values::State& values, const Pa
 Values sg(const Graph& graph, const Options& options) {
   const Graph::State& g = graph.state();
   return translating(g.name, [&] {
+    require_solve_memory(g, options);
     auto state = std::make_shared<Values::State>();
     with_threads(options.threads, [&](const ParallelConfig& pc) {
       if (options.loopy) {
