@@ -111,7 +111,7 @@ int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::
   const CsrView graph = game.view.graph;
   const bool outcome_only = o.loopy == "outcome";
   if (outcome_only) require_single_token(game.view, name);
-  require_memory(graph_bytes(graph) + loopy_memory_bytes(graph.n, graph.m) * (o.verify ? 2 : 1), name,
+  require_memory(planned_solve_bytes(graph, Algo::automatic, true, o.verify), name,
                  std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --loopy" +
                      (o.verify ? " --verify" : ""));
   const auto user = [&](node_t u) { return std::uint64_t{game.user_id(u)} + 1; };
@@ -152,7 +152,7 @@ int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::
   Outcome verdict = Outcome::lose;
   std::optional<UserMove> move;
   if (outcome_only) {
-    const SingleTokenAnswer a = single_token_answer(game.view, outcomes, true, game.original_ids, name);
+    const SingleTokenAnswer a = single_token_answer(game.view, outcomes, true, game.original_ids);
     verdict = a.outcome;
     move = a.move;
   } else {
@@ -224,7 +224,7 @@ int solve(const SolveOptions& o) {
       in ? load_game(in->bytes(), in->name(), pc, &timer, !o.loopy.empty()) : generated_game(o.gen, pc, timer);
   if (!o.loopy.empty()) return solve_with_cycles(o, game, name, pc, outputs, timer, progress);
   const CsrView graph = game.view.graph;
-  require_memory(graph_bytes(graph) + solve_memory_bytes(graph.n, graph.m, parse_algo(o.algo), o.verify), name,
+  require_memory(planned_solve_bytes(graph, parse_algo(o.algo), false, o.verify), name,
                  std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " + o.algo +
                      (o.verify ? " --verify" : ""));
   // --trials N: the solve N times (the input loaded once), a line each and

@@ -38,10 +38,7 @@ if [[ ! -f $tbb_prefix/lib/cmake/TBB/TBBConfig.cmake ]]; then
   cmake --install "$root/tbb-build" >/dev/null
 fi
 echo "== tsan: build" >&2
-cmake -S . -B "$root/grundy" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-  -DGRUNDY_SANITIZE=thread \
-  -DGRUNDY_WERROR=ON -DGRUNDY_BUILD_BENCH=OFF -DCMAKE_PREFIX_PATH="$tbb_prefix" >/dev/null
-cmake --build "$root/grundy" -- --quiet
+tools/ci/build.sh tsan  # into $root/grundy, against $tbb_prefix
 echo "== tsan: test" >&2
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest --test-dir "$root/grundy" --output-on-failure -j "$(nproc)" -LE long

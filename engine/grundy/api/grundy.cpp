@@ -248,9 +248,7 @@ void check_same_graph(const Graph::State& g, const Values& values) {
 // verifying) it adds, against the memory budget (GRUNDY_MEMORY_LIMIT too).
 void require_solve_memory(const Graph::State& g, const Options& o) {
   const CsrView& v = g.view;
-  const std::uint64_t extra = o.loopy ? loopy_memory_bytes(v.n, v.m) * (o.verify ? 2 : 1)
-                                      : solve_memory_bytes(v.n, v.m, algo_of(o.engine), o.verify);
-  require_memory(graph_bytes(v) + extra, g.name,
+  require_memory(planned_solve_bytes(v, algo_of(o.engine), o.loopy, o.verify), g.name,
                  std::to_string(v.n) + " nodes and " + std::to_string(v.m) + " edges" + (o.loopy ? " with loopy" : "") +
                      (o.verify ? (o.loopy ? " and verify" : " with verify") : ""));
 }
@@ -258,9 +256,7 @@ void require_solve_memory(const Graph::State& g, const Options& o) {
 // Checks the values on pc's threads: what was checked, or an Error naming
 // the first wrong node as the user numbers it.
 std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc) {
-  const auto user = [&](node_t u) {
-    return std::uint64_t{g.original_ids.empty() ? u : g.original_ids[u]} + 1;
-  };
+  const auto user = [&](node_t u) { return user_number(g.original_ids, u); };
   if (const auto* lv = std::get_if<LoopyValues>(&values.values)) {
     const std::string why = verify_loopy(g.view, *lv, solve_outcomes(g.view, pc).of, pc, user);
     if (!why.empty()) throw Error(g.name + ": " + why);

@@ -26,8 +26,7 @@ std::optional<Move> winning_move(const GameView& game, const SgValues& sg) {
 std::optional<UserMove> user_move(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids) {
   const auto mv = winning_move(game, sg);
   if (!mv) return std::nullopt;
-  const auto user = [&](node_t u) { return std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1; };
-  return UserMove{mv->token + 1, user(mv->from), user(mv->to)};
+  return user_move_of(*mv, original_ids);
 }
 
 std::string move_text(const std::optional<UserMove>& m) {

@@ -32,6 +32,14 @@ std::optional<Move> winning_move(const GameView& game, const SgValues& sg);
 struct UserMove {
   std::uint64_t token = 0, from = 0, to = 0;
 };
+/// Node u as the user numbers it: 1-based, by `original_ids` when given.
+inline std::uint64_t user_number(std::span<const node_t> original_ids, node_t u) {
+  return std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1;
+}
+/// A 0-based move as the user numbers it.
+inline UserMove user_move_of(const Move& mv, std::span<const node_t> original_ids) {
+  return {mv.token + 1, user_number(original_ids, mv.from), user_number(original_ids, mv.to)};
+}
 std::optional<UserMove> user_move(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids = {});
 
 /// "move <token> <from> <to>", or "move none" for no move. No line end.

@@ -84,8 +84,7 @@ std::optional<UserMove> loopy_user_move(const GameView& game, const LoopyValues&
                                         std::span<const node_t> original_ids) {
   const auto mv = loopy_winning_move(game, values);
   if (!mv) return std::nullopt;
-  const auto user = [&](node_t u) { return std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1; };
-  return UserMove{mv->token + 1, user(mv->from), user(mv->to)};
+  return user_move_of(*mv, original_ids);
 }
 
 std::vector<sg_t> infinite_set(const CsrView& graph, const LoopyValues& values, node_t u, std::size_t limit,

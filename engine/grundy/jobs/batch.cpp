@@ -85,7 +85,7 @@ void solve_with_cycles(const GameInput& in, InstanceResult& r, const BatchOption
   if (o.loopy == LoopyMode::outcome) {
     require_single_token(in.view, r.name);
     outcomes = solve_outcomes(g, pc);
-    const SingleTokenAnswer a = single_token_answer(in.view, outcomes, o.move, in.original_ids, r.name);
+    const SingleTokenAnswer a = single_token_answer(in.view, outcomes, o.move, in.original_ids);
     r.status = status(a.outcome);
     r.move = a.move;
     if (o.verify) values = solve_loopy(g, pc);
@@ -127,9 +127,7 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
         load_game(bytes, {path, pc.threads, nullptr, item.span.begin, item.line, loopy}, pc, ws.load);
     const GameView& view = in.view;
     const CsrView& g = view.graph;
-    require_memory(graph_bytes(g) + (loopy ? loopy_memory_bytes(g.n, g.m) * (o.verify ? 2 : 1)
-                                           : solve_memory_bytes(g.n, g.m, o.algo, o.verify)),
-                   r.name, std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
+    require_memory(planned_solve_bytes(g, o.algo, loopy, o.verify), r.name, std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
     r.n = g.n;
     span.arg("n", g.n);
     span.arg("m", g.m);

@@ -309,15 +309,13 @@ void require_single_token(const GameView& game, const std::string& name) {
 }
 
 SingleTokenAnswer single_token_answer(const GameView& game, const Outcomes& outcomes, bool with_move,
-                                      std::span<const node_t> original_ids, const std::string& name) {
-  require_single_token(game, name);
+                                      std::span<const node_t> original_ids) {
   SingleTokenAnswer a;
   if (game.tokens.empty()) return a;
   const node_t from = game.tokens[0];
   a.outcome = outcomes.of[from];
-  const auto user = [&](node_t u) { return std::uint64_t{original_ids.empty() ? u : original_ids[u]} + 1; };
   if (with_move)
-    if (const auto to = outcome_move(game.graph, outcomes, from)) a.move = UserMove{1, user(from), user(*to)};
+    if (const auto to = outcome_move(game.graph, outcomes, from)) a.move = user_move_of({0, from, *to}, original_ids);
   return a;
 }
 

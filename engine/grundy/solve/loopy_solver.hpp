@@ -63,18 +63,18 @@ Outcomes solve_outcomes(const CsrView& graph, const ParallelConfig& pc, PhaseTim
 /// earlier rounds and play ends. Empty for a node that is not won.
 std::optional<node_t> outcome_move(const CsrView& graph, const Outcomes& outcomes, node_t from);
 
-/// --loopy=outcome's answer: the single token's outcome (no token: lost)
-/// and, with `with_move`, outcome_move from it in the user's ids
-/// (`original_ids` as a layered file's; empty: the ids as they are). A game
-/// of several tokens is an InputError naming `name`: outcomes decide one.
+/// --loopy=outcome decides a single token: a game of several is an
+/// InputError naming `name` (checked before any work).
+void require_single_token(const GameView& game, const std::string& name);
+/// --loopy=outcome's answer for a game that passed require_single_token:
+/// the token's outcome (no token: lost) and, with `with_move`, outcome_move
+/// from it in the user's ids (`original_ids` as a layered file's).
 struct SingleTokenAnswer {
   Outcome outcome = Outcome::lose;
   std::optional<UserMove> move;
 };
 SingleTokenAnswer single_token_answer(const GameView& game, const Outcomes& outcomes, bool with_move,
-                                      std::span<const node_t> original_ids, const std::string& name);
-/// The same check alone, before any work.
-void require_single_token(const GameView& game, const std::string& name);
+                                      std::span<const node_t> original_ids);
 
 /// What solving with cycles adds to memory beyond the graph: the transpose
 /// and the per-node arrays (values, counters, lists).

@@ -9,6 +9,7 @@
 
 #include "grundy/solve/bgl_baseline.hpp"
 #include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/loopy_solver.hpp"
 #include "grundy/solve/mex.hpp"
 #include "grundy/solve/serial_solver.hpp"
 
@@ -42,6 +43,11 @@ std::string describe_mismatch(const Mismatch& bad, std::uint64_t user_node) {
 
 std::string describe_verified(std::uint64_t n, std::uint64_t m) {
   return "verified: Boost.Graph baseline + mex rule, " + std::to_string(n) + " nodes, " + std::to_string(m) + " edges";
+}
+
+std::uint64_t planned_solve_bytes(const CsrView& g, Algo algo, bool loopy, bool verify) {
+  return graph_bytes(g) + (loopy ? loopy_memory_bytes(g.n, g.m) * (verify ? 2 : 1)
+                                 : solve_memory_bytes(g.n, g.m, algo, verify));
 }
 
 std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bool verify) {

@@ -39,6 +39,10 @@ SgValues solve_sg(const CsrView& graph, Algo algo, const SolveConfig& config, Ph
 /// budget, from peak RSS measured per engine (docs in the source).
 std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bool verify);
 
+/// What solving `graph` needs in all, for require_memory: its own arrays and
+/// what `algo` (or the loopy engine, whose check runs both engines) adds.
+std::uint64_t planned_solve_bytes(const CsrView& graph, Algo algo, bool loopy, bool verify);
+
 /// The first node whose value disagrees, and both values.
 struct Mismatch {
   node_t node = 0;
