@@ -21,18 +21,19 @@ struct PyGraph {
 
 std::string dtype_name(const py::array& a) { return py::str(a.dtype()).cast<std::string>(); }
 
-// Views indptr and indices as they are; a dtype the engine cannot read in
-// place is a TypeError, never a silent copy of the indices.
+// Views indptr and indices as they are (ids of 4 or 8 bytes: the engine
+// reads either in place); any other dtype is a TypeError, never a silent
+// copy of the indices.
 PyGraph view(const py::array& indptr, const py::array& indices, const std::string& name) {
   if (indptr.ndim() != 1 || indices.ndim() != 1) throw py::type_error("indptr and indices must be 1-D arrays");
   if (!(indptr.flags() & py::array::c_style) || !(indices.flags() & py::array::c_style))
     throw py::type_error("indptr and indices must be contiguous (numpy.ascontiguousarray)");
   const char kind = indices.dtype().kind();
   const auto bytes = indices.itemsize();
-  if (!((kind == 'i' || kind == 'u') && bytes == 4))
+  if (!((kind == 'i' || kind == 'u') && (bytes == 4 || bytes == 8)))
     throw py::type_error("indices of dtype " + dtype_name(indices) +
-                         ": grundy reads node ids as 32-bit integers in place (int32 or uint32); convert them "
-                         "once yourself (indices.astype(numpy.int32)) if every id fits");
+                         ": grundy reads node ids in place as int32, uint32, int64 or uint64; convert them once "
+                         "yourself (indices.astype(numpy.int32)) if every id fits");
   const char pkind = indptr.dtype().kind();
   const auto pbytes = indptr.itemsize();
   if (!((pkind == 'i' || pkind == 'u') && (pbytes == 4 || pbytes == 8)))
@@ -42,7 +43,18 @@ PyGraph view(const py::array& indptr, const py::array& indices, const std::strin
   const auto go = [&]<class O, class T>(const O* o, const T* t) {
     return grundy::Graph::view(std::span<const O>(o, n1), std::span<const T>(t, m), name);
   };
+  using I64 = std::int64_t;
+  using U64 = std::uint64_t;
+  using I32 = std::int32_t;
+  using U32 = std::uint32_t;
   grundy::Graph g = [&] {
+    if (bytes == 8) {
+      if (pbytes == 8 && signed_ids)
+        return go(static_cast<const I64*>(indptr.data()), static_cast<const I64*>(indices.data()));
+      if (pbytes == 8) return go(static_cast<const U64*>(indptr.data()), static_cast<const U64*>(indices.data()));
+      if (signed_ids) return go(static_cast<const I32*>(indptr.data()), static_cast<const I64*>(indices.data()));
+      return go(static_cast<const U32*>(indptr.data()), static_cast<const U64*>(indices.data()));
+    }
     if (pbytes == 8 && signed_ids)
       return go(static_cast<const std::int64_t*>(indptr.data()), static_cast<const std::int32_t*>(indices.data()));
     if (pbytes == 8)
@@ -116,13 +128,16 @@ PYBIND11_MODULE(_grundy, m) {
         return array_over(self.cast<const PyGraph&>().graph.offsets(), self);
       })
       .def_property_readonly("indices", [](py::object self) {
-        return array_over(self.cast<const PyGraph&>().graph.targets(), self);
+        const grundy::Graph& g = self.cast<const PyGraph&>().graph;
+        return g.id_bits() == 64 ? array_over(g.wide_targets(), self) : array_over(g.targets(), self);
       })
       .def_property_readonly("tokens", [](py::object self) {
         return array_over(self.cast<const PyGraph&>().graph.tokens(), self);
       })
       .def_property_readonly("targets_address", [](const PyGraph& g) {
-        return reinterpret_cast<std::uintptr_t>(g.graph.targets().data());
+        const void* at = g.graph.id_bits() == 64 ? static_cast<const void*>(g.graph.wide_targets().data())
+                                                 : static_cast<const void*>(g.graph.targets().data());
+        return reinterpret_cast<std::uintptr_t>(at);
       })
       .def("__repr__", [](const PyGraph& g) {
         return "<grundy.Graph " + g.graph.name() + ": " + std::to_string(g.graph.nodes()) + " nodes, " +

@@ -56,11 +56,21 @@ class Graph {
                     std::string name = "<graph>");
   static Graph view(std::span<const std::int64_t> offsets, std::span<const std::int32_t> targets,
                     std::string name = "<graph>");
+  /// 64-bit ids (SciPy's int64 indices) are read in place too: the engine
+  /// runs over ids of either width, and never narrows a copy of them.
+  static Graph view(std::span<const std::uint64_t> offsets, std::span<const std::uint64_t> targets,
+                    std::string name = "<graph>");
+  static Graph view(std::span<const std::int64_t> offsets, std::span<const std::int64_t> targets,
+                    std::string name = "<graph>");
   /// 32-bit offsets are widened into an array the Graph owns (n + 1
   /// entries); the targets are still viewed.
   static Graph view(std::span<const std::uint32_t> offsets, std::span<const std::uint32_t> targets,
                     std::string name = "<graph>");
   static Graph view(std::span<const std::int32_t> offsets, std::span<const std::int32_t> targets,
+                    std::string name = "<graph>");
+  static Graph view(std::span<const std::uint32_t> offsets, std::span<const std::uint64_t> targets,
+                    std::string name = "<graph>");
+  static Graph view(std::span<const std::int32_t> offsets, std::span<const std::int64_t> targets,
                     std::string name = "<graph>");
   /// A graph of n nodes from (source, target) pairs, built into arrays it owns.
   static Graph from_edges(std::uint32_t n, std::span<const std::pair<std::uint32_t, std::uint32_t>> edges,
@@ -78,7 +88,12 @@ class Graph {
   std::uint32_t nodes() const;
   std::uint64_t edges() const;
   std::span<const std::uint64_t> offsets() const;
+  /// Bits a target id takes: 64 for a graph viewed over 64-bit ids, else 32.
+  unsigned id_bits() const;
+  /// The targets of a graph of 32-bit ids; Error when id_bits() is 64.
   std::span<const std::uint32_t> targets() const;
+  /// The targets of a graph viewed over 64-bit ids; Error when id_bits() is 32.
+  std::span<const std::uint64_t> wide_targets() const;
   /// The tokens a loaded or generated game came with (0-based), else none.
   std::span<const std::uint32_t> tokens() const;
   /// A layered .gcsr's stored id -> the user's id (0-based); else empty.

@@ -7,9 +7,9 @@
     graph, nodes = grundy.from_networkx(G)
 
 Graphs are CSR with 0-based ids: the successors of u are
-indices[indptr[u]:indptr[u + 1]]. indices must be int32 or uint32 and are
-read in place (never copied); indptr may be 32- or 64-bit (32-bit indptr is
-widened, N + 1 entries). Errors in the input are ValueError (grundy.Error)
+indices[indptr[u]:indptr[u + 1]]. indices may be int32, uint32, int64 or
+uint64 and are read in place (never copied); indptr may be 32- or 64-bit
+(32-bit indptr is widened, N + 1 entries). Errors in the input are ValueError (grundy.Error)
 with the engine's message; a dtype it cannot read in place is a TypeError.
 loopy=True solves games with cycles: values may be grundy.INFINITE and the
 verdict "draw".

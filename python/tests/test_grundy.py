@@ -36,6 +36,14 @@ def test_the_same_values_as_the_cli(tmp_path, shape):
     for engine in ("auto", "serial", "bgl"):
         for threads in (1, 2, 4):
             assert list(grundy.sg(mine, threads=threads, engine=engine)) == want
+    # 64-bit ids (NumPy's default integer, SciPy's int64 indices) are read in place as well.
+    for dtype in (np.int64, np.uint64):
+        wide = grundy.Graph(np.array(graph.indptr, dtype=dtype), np.array(graph.indices, dtype=dtype))
+        for engine in ("auto", "serial", "bgl"):
+            for threads in (1, 2):
+                assert list(grundy.sg(wide, threads=threads, engine=engine, verify=True)) == want
+        assert list(grundy.sg(wide, loopy=True)) == want
+        assert grundy.solve(wide, graph.tokens) == grundy.solve(graph)
 
 
 def test_no_copy_in_and_out():
@@ -52,6 +60,15 @@ def test_no_copy_in_and_out():
     assert g2.targets_address == csr.indices.ctypes.data
     assert list(grundy.sg(csr)) == [2, 1, 0]
     assert list(grundy.sg(scipy.sparse.csr_array(csr))) == [2, 1, 0]
+    # 64-bit ids: NumPy's default integer, and SciPy's index dtype past 2^31 edges.
+    wide = np.array([1, 2, 2])
+    assert wide.dtype == np.int64
+    g3 = grundy.Graph(indptr, wide)
+    assert g3.targets_address == wide.ctypes.data and g3.indices.ctypes.data == wide.ctypes.data
+    assert list(grundy.sg(g3)) == [2, 1, 0]
+    csr.indptr, csr.indices = csr.indptr.astype(np.int64), csr.indices.astype(np.int64)
+    assert grundy._graph(csr).targets_address == csr.indices.ctypes.data
+    assert list(grundy.sg(csr)) == [2, 1, 0]
 
 
 def test_the_gil_is_released_during_a_solve():
@@ -77,7 +94,7 @@ def test_the_gil_is_released_during_a_solve():
 
 def test_bad_dtypes_are_type_errors_never_copies():
     indptr = np.array([0, 1, 1], dtype=np.int64)
-    for dtype in (np.int64, np.uint64, np.int16, np.float64):
+    for dtype in (np.int8, np.int16, np.uint16, np.float64):
         with pytest.raises(TypeError, match="indices of dtype"):
             grundy.Graph(indptr, np.array([1], dtype=dtype))
     with pytest.raises(TypeError, match="indptr of dtype"):
@@ -94,6 +111,10 @@ def test_bad_graphs_are_value_errors_with_the_engines_message(tmp_path):
         grundy.sg(cycle)
     with pytest.raises(ValueError, match=r"targets\[0\] = 5 is not a node"):
         grundy.Graph(np.array([0, 1, 1], dtype=np.int64), np.array([5], dtype=np.int32))
+    with pytest.raises(ValueError, match=r"targets\[0\] = -1 is not a node"):
+        grundy.Graph(np.array([0, 1, 1]), np.array([-1]))
+    with pytest.raises(ValueError, match=r"c: cycle: 1 -> 2 -> 1"):
+        grundy.sg(grundy.Graph(np.array([0, 1, 2]), np.array([1, 0]), "c"))
     with pytest.raises(ValueError, match=r"offsets\[2\] = 1 is less than offsets\[1\] = 2"):
         grundy.Graph(np.array([0, 2, 1, 2], dtype=np.int64), np.array([1, 2], dtype=np.int32))
     with pytest.raises(grundy.Error, match="missing.txt"):

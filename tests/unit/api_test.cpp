@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <tuple>
 
 #include "grundy/grundy.hpp"
 #include "grundy/gen/generator.hpp"
@@ -47,6 +48,66 @@ TEST(Api, ViewsTheCallersArraysAndGivesTheEnginesValues) {
   const grundy::Graph narrow = grundy::Graph::view(o32, t32);
   EXPECT_EQ(static_cast<const void*>(narrow.targets().data()), static_cast<const void*>(t32.data()));
   EXPECT_EQ(grundy::sg(narrow).to_vector(), want);
+}
+
+// 64-bit ids (SciPy's int64 indices) are read where they lie: every engine,
+// thread count, loopy and verify give the 32-bit graph's values, and the
+// answers and moves agree; a negative or too-large id is named.
+TEST(Api, ReadsSixtyFourBitIdsInPlace) {
+  for (const char* shape : {"uniform", "powerlaw", "chain", "layered"}) {
+    const grundy::Graph g = grundy::Graph::generate(shape, 5000, 40000, 6, 3);
+    const std::vector<std::int64_t> offsets(g.offsets().begin(), g.offsets().end());
+    const std::vector<std::int64_t> targets(g.targets().begin(), g.targets().end());
+    const grundy::Graph wide = grundy::Graph::view(offsets, targets);
+    ASSERT_EQ(wide.id_bits(), 64u);
+    EXPECT_EQ(static_cast<const void*>(wide.wide_targets().data()), static_cast<const void*>(targets.data()))
+        << "the 64-bit targets are viewed, not narrowed into a copy";
+    EXPECT_NE(error_of([&] { (void)wide.targets(); }).find("64-bit"), std::string::npos);
+    const std::vector<std::uint32_t> want = grundy::sg(g, {.engine = grundy::Engine::serial}).to_vector();
+    for (unsigned threads : {1u, 2u, 4u})
+      for (grundy::Engine e : {grundy::Engine::automatic, grundy::Engine::serial, grundy::Engine::bgl})
+        EXPECT_EQ(grundy::sg(wide, {.engine = e, .threads = threads, .verify = true}).to_vector(), want) << shape;
+    EXPECT_EQ(grundy::sg(wide, {.loopy = true, .verify = true}).to_vector(), want) << shape;
+    const grundy::Answer a = grundy::solve(g, g.tokens()), b = grundy::solve(wide, g.tokens());
+    EXPECT_EQ(a.verdict, b.verdict);
+    EXPECT_EQ(a.nim_sum, b.nim_sum);
+    ASSERT_EQ(a.move.has_value(), b.move.has_value());
+    if (a.move) {
+      EXPECT_EQ(std::tie(a.move->token, a.move->from, a.move->to), std::tie(b.move->token, b.move->from, b.move->to));
+    }
+  }
+  // A cycle, a graph with cycles, and bad ids, through 64-bit arrays.
+  const std::vector<std::uint64_t> o{0, 1, 2, 2}, t{1, 0};
+  const grundy::Graph cyclic = grundy::Graph::view(o, t, "c");
+  EXPECT_EQ(error_of([&] { grundy::sg(cyclic); }), "c: cycle: 1 -> 2 -> 1 (a game with cycles: use --loopy)");
+  const std::vector<std::uint32_t> loopy = grundy::sg(cyclic, {.loopy = true, .verify = true}).to_vector();
+  EXPECT_EQ(loopy, (std::vector<std::uint32_t>{grundy::Values::infinite, grundy::Values::infinite, 0}));
+  EXPECT_EQ(grundy::solve(cyclic, std::vector<std::uint32_t>{0}, {.loopy = true}).verdict, grundy::Verdict::draw);
+  const std::vector<std::int64_t> o2{0, 1, 1}, negative{-1}, big{std::int64_t{1} << 40};
+  EXPECT_EQ(error_of([&] { grundy::Graph::view(o2, negative); }), "<graph>: targets[0] = -1 is not a node (ids 0..1)");
+  EXPECT_EQ(error_of([&] { grundy::Graph::view(o2, big); }),
+            "<graph>: targets[0] = 1099511627776 is not a node (ids 0..1)");
+  // 32-bit offsets (widened) with 64-bit ids (viewed).
+  const std::vector<std::int32_t> o32{0, 1, 1};
+  const std::vector<std::int64_t> one{1};
+  const grundy::Graph mixed = grundy::Graph::view(o32, one);
+  EXPECT_EQ(static_cast<const void*>(mixed.wide_targets().data()), static_cast<const void*>(one.data()));
+  EXPECT_EQ(grundy::sg(mixed).to_vector(), (std::vector<std::uint32_t>{1, 0}));
+}
+
+// Past the cache (Tuning::cached_nodes) the level engine stages rows,
+// prefetches, batches its mex and splits rounds between threads: each of
+// those paths over 64-bit ids gives the 32-bit graph's values.
+TEST(Api, SixtyFourBitIdsPastTheCache) {
+  for (const char* shape : {"uniform", "kron", "chain"}) {
+    const grundy::Graph g = grundy::Graph::generate(shape, 150000, 900000, 4, 7);
+    const std::vector<std::uint64_t> targets(g.targets().begin(), g.targets().end());
+    const grundy::Graph wide = grundy::Graph::view(g.offsets(), std::span<const std::uint64_t>(targets));
+    for (unsigned threads : {1u, 2u}) {
+      const grundy::Options o{.threads = threads};
+      EXPECT_EQ(grundy::sg(wide, o).to_vector(), grundy::sg(g, o).to_vector()) << shape << " " << threads;
+    }
+  }
 }
 
 // Options::verify and verify(): right values pass on every engine, thread

@@ -41,15 +41,28 @@ std::vector<GenSpec> corpus() {
   return specs;
 }
 
+// The same graph over 64-bit ids (the API reads a caller's int64 arrays in place).
+struct Widened {
+  std::vector<std::uint64_t> targets;
+  WideCsrView graph;
+  explicit Widened(const CsrView& g)
+      : targets(g.targets, g.targets + g.m), graph{g.n, g.m, g.offsets, targets.data()} {}
+};
+
 TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
   for (const GenSpec& spec : corpus()) {
     const OwnedGame g = generate(spec);
+    const Widened wide(g.graph());
     const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
     SCOPED_TRACE(std::string(shape_name(spec.shape)) + " seed " + std::to_string(spec.seed));
     EXPECT_EQ(bgl_sg(g.graph()).to_vector(), want);
+    EXPECT_EQ(bgl_sg(wide.graph).to_vector(), want);
+    EXPECT_EQ(serial_sg(wide.graph).to_vector(), want);
     for (unsigned threads : {1u, 2u, 3u, 4u}) {
       const auto got = in_arena(threads, [&] { return level_sg(g.graph(), eager(threads)); });
       ASSERT_EQ(got.to_vector(), want) << threads << " threads";
+      const auto wide_got = in_arena(threads, [&] { return level_sg(wide.graph, eager(threads)); });
+      ASSERT_EQ(wide_got.to_vector(), want) << threads << " threads, 64-bit ids";
     }
   }
 }

@@ -92,7 +92,7 @@ TEST(Loopy, KnownValues) {
   EXPECT_EQ(node_outcome(c.graph(), lv, 0), Outcome::win);
   // Two infinite tokens draw, even when each alone wins.
   const std::vector<node_t> two{0, 0};
-  EXPECT_EQ(loopy_verdict({c.graph(), two}, lv).outcome, Outcome::draw);
+  EXPECT_EQ(loopy_verdict(GameView{c.graph(), two}, lv).outcome, Outcome::draw);
 }
 
 TEST(Loopy, ValueTextShortensLongSets) {

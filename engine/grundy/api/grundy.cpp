@@ -26,7 +26,7 @@ namespace grundy {
 
 struct Graph::State {
   std::string name;
-  CsrView view;
+  std::variant<CsrView, WideCsrView> view;  // the ids' width, as the caller's arrays have it
   std::span<const node_t> tokens;
   std::span<const node_t> original_ids;
   // What the view points into, when the Graph owns it.
@@ -41,6 +41,20 @@ struct Values::State {
 };
 
 namespace {
+
+// f(view) on the graph as its ids' width has it.
+template <class F>
+decltype(auto) on_view(const Graph::State& g, F&& f) {
+  return std::visit(std::forward<F>(f), g.view);
+}
+
+// The node and edge counts, whatever the width.
+node_t node_count(const Graph::State& g) {
+  return on_view(g, [](const auto& v) { return v.n; });
+}
+edge_t edge_count(const Graph::State& g) {
+  return on_view(g, [](const auto& v) { return v.m; });
+}
 
 // Every internal failure as the one exception type users catch.
 template <class F>
@@ -121,7 +135,8 @@ std::shared_ptr<Graph::State> checked_view(std::span<const Offset> offsets, std:
     s->widened.assign(offsets.begin(), offsets.end());
     offs = s->widened.data();
   }
-  s->view = {n, targets.size(), offs, reinterpret_cast<const node_t*>(targets.data())};
+  using Id = std::conditional_t<sizeof(Target) == sizeof(node_t), node_t, std::uint64_t>;
+  s->view = BasicCsr<Id>{n, targets.size(), offs, reinterpret_cast<const Id*>(targets.data())};
   return s;
 }
 
@@ -150,6 +165,18 @@ Graph Graph::view(std::span<const std::uint32_t> o, std::span<const std::uint32_
   return Graph(checked_view(o, t, std::move(name)));
 }
 Graph Graph::view(std::span<const std::int32_t> o, std::span<const std::int32_t> t, std::string name) {
+  return Graph(checked_view(o, t, std::move(name)));
+}
+Graph Graph::view(std::span<const std::uint64_t> o, std::span<const std::uint64_t> t, std::string name) {
+  return Graph(checked_view(o, t, std::move(name)));
+}
+Graph Graph::view(std::span<const std::int64_t> o, std::span<const std::int64_t> t, std::string name) {
+  return Graph(checked_view(o, t, std::move(name)));
+}
+Graph Graph::view(std::span<const std::uint32_t> o, std::span<const std::uint64_t> t, std::string name) {
+  return Graph(checked_view(o, t, std::move(name)));
+}
+Graph Graph::view(std::span<const std::int32_t> o, std::span<const std::int64_t> t, std::string name) {
   return Graph(checked_view(o, t, std::move(name)));
 }
 
@@ -201,13 +228,21 @@ Graph Graph::generate(const std::string& shape, std::uint64_t nodes, std::uint64
   });
 }
 
-std::uint32_t Graph::nodes() const { return state_->view.n; }
-std::uint64_t Graph::edges() const { return state_->view.m; }
+std::uint32_t Graph::nodes() const { return node_count(*state_); }
+std::uint64_t Graph::edges() const { return edge_count(*state_); }
 std::span<const std::uint64_t> Graph::offsets() const {
-  return {state_->view.offsets, std::size_t{state_->view.n} + 1};
+  return {on_view(*state_, [](const auto& v) { return v.offsets; }), std::size_t{nodes()} + 1};
 }
+unsigned Graph::id_bits() const { return std::holds_alternative<WideCsrView>(state_->view) ? 64 : 32; }
 std::span<const std::uint32_t> Graph::targets() const {
-  return {state_->view.targets, static_cast<std::size_t>(state_->view.m)};
+  const auto* v = std::get_if<CsrView>(&state_->view);
+  if (v == nullptr) throw Error(state_->name + ": its ids are 64-bit; read them with wide_targets()");
+  return {v->targets, static_cast<std::size_t>(v->m)};
+}
+std::span<const std::uint64_t> Graph::wide_targets() const {
+  const auto* v = std::get_if<WideCsrView>(&state_->view);
+  if (v == nullptr) throw Error(state_->name + ": its ids are 32-bit; read them with targets()");
+  return {v->targets, static_cast<std::size_t>(v->m)};
 }
 std::span<const std::uint32_t> Graph::tokens() const { return state_->tokens; }
 std::span<const std::uint32_t> Graph::original_ids() const { return state_->original_ids; }
@@ -239,32 +274,35 @@ std::vector<std::uint32_t> Values::to_vector() const {
 namespace {
 
 void check_same_graph(const Graph::State& g, const Values& values) {
-  if (values.size() != g.view.n)
+  if (values.size() != node_count(g))
     throw Error(g.name + ": these values are another graph's (" + std::to_string(values.size()) + " nodes, not " +
-                std::to_string(g.view.n) + ")");
+                std::to_string(node_count(g)) + ")");
 }
 
 // As the CLI refuses before it allocates: the graph and what solving (and
 // verifying) it adds, against the memory budget (GRUNDY_MEMORY_LIMIT too).
 void require_solve_memory(const Graph::State& g, const Options& o) {
-  const CsrView& v = g.view;
-  require_memory(planned_solve_bytes(v, algo_of(o.engine), o.loopy, o.verify), g.name,
-                 std::to_string(v.n) + " nodes and " + std::to_string(v.m) + " edges" + (o.loopy ? " with loopy" : "") +
-                     (o.verify ? (o.loopy ? " and verify" : " with verify") : ""));
+  const std::uint64_t bytes =
+      on_view(g, [&](const auto& v) { return planned_solve_bytes(v, algo_of(o.engine), o.loopy, o.verify); });
+  require_memory(bytes, g.name,
+                 std::to_string(node_count(g)) + " nodes and " + std::to_string(edge_count(g)) + " edges" +
+                     (o.loopy ? " with loopy" : "") + (o.verify ? (o.loopy ? " and verify" : " with verify") : ""));
 }
 
 // Checks the values on pc's threads: what was checked, or an Error naming
 // the first wrong node as the user numbers it.
 std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc) {
   const auto user = [&](node_t u) { return user_number(g.original_ids, u); };
-  if (const auto* lv = std::get_if<LoopyValues>(&values.values)) {
-    const std::string why = verify_loopy(g.view, *lv, solve_outcomes(g.view, pc).of, pc, user);
-    if (!why.empty()) throw Error(g.name + ": " + why);
-    return describe_loopy_verified(g.view.n, g.view.m);
-  }
-  if (const auto bad = verify_sg(g.view, std::get<SgValues>(values.values), pc))
-    throw Error(g.name + ": " + describe_mismatch(*bad, user(bad->node)));
-  return describe_verified(g.view.n, g.view.m);
+  return on_view(g, [&](const auto& view) {
+    if (const auto* lv = std::get_if<LoopyValues>(&values.values)) {
+      const std::string why = verify_loopy(view, *lv, solve_outcomes(view, pc).of, pc, user);
+      if (!why.empty()) throw Error(g.name + ": " + why);
+      return describe_loopy_verified(view.n, view.m);
+    }
+    if (const auto bad = verify_sg(view, std::get<SgValues>(values.values), pc))
+      throw Error(g.name + ": " + describe_mismatch(*bad, user(bad->node)));
+    return describe_verified(view.n, view.m);
+  });
 }
 
 }  // namespace
@@ -275,11 +313,13 @@ Values sg(const Graph& graph, const Options& options) {
     require_solve_memory(g, options);
     auto state = std::make_shared<Values::State>();
     with_threads(options.threads, [&](const ParallelConfig& pc) {
-      if (options.loopy) {
-        state->values = solve_loopy(g.view, pc);
-      } else {
-        state->values = solve_sg(g.view, algo_of(options.engine), pc, nullptr, g.loaded.layers);
-      }
+      on_view(g, [&](const auto& view) {
+        if (options.loopy) {
+          state->values = solve_loopy(view, pc);
+        } else {
+          state->values = solve_sg(view, algo_of(options.engine), pc, nullptr, g.loaded.layers);
+        }
+      });
       if (options.verify) checked(g, *state, pc);
       return 0;
     });
@@ -298,10 +338,11 @@ std::string verify(const Graph& graph, const Values& values, const Options& opti
 namespace {
 
 void check_tokens(const Graph::State& g, std::span<const std::uint32_t> tokens) {
+  const node_t n = node_count(g);
   for (std::size_t t = 0; t < tokens.size(); ++t)
-    if (tokens[t] >= g.view.n)
+    if (tokens[t] >= n)
       throw Error(g.name + ": token " + std::to_string(t) + " is on " + std::to_string(tokens[t]) +
-                  ", not a node (ids 0.." + std::to_string(static_cast<std::int64_t>(g.view.n) - 1) + ")");
+                  ", not a node (ids 0.." + std::to_string(static_cast<std::int64_t>(n) - 1) + ")");
 }
 
 }  // namespace
@@ -310,20 +351,22 @@ Answer solve(const Graph& graph, const Values& values, std::span<const std::uint
   const Graph::State& g = graph.state();
   check_tokens(g, tokens);
   check_same_graph(g, values);
-  const GameView game{g.view, tokens};
   Answer a;
   std::optional<Move> move;
-  if (const auto* lv = std::get_if<LoopyValues>(&values.state().values)) {
-    const LoopyVerdict v = loopy_verdict(game, *lv);
-    a.verdict = verdict_of(v.outcome);
-    a.nim_sum = v.finite_xor;
-    move = loopy_winning_move(game, *lv);
-  } else {
-    const SgValues& sg = std::get<SgValues>(values.state().values);
-    a.nim_sum = nim_sum(sg, tokens);
-    a.verdict = a.nim_sum != 0 ? Verdict::win : Verdict::lose;
-    move = winning_move(game, sg);
-  }
+  on_view(g, [&]<class Target>(const BasicCsr<Target>& view) {
+    const BasicGame<Target> game{view, tokens};
+    if (const auto* lv = std::get_if<LoopyValues>(&values.state().values)) {
+      const LoopyVerdict v = loopy_verdict(game, *lv);
+      a.verdict = verdict_of(v.outcome);
+      a.nim_sum = v.finite_xor;
+      move = loopy_winning_move(game, *lv);
+    } else {
+      const SgValues& sg = std::get<SgValues>(values.state().values);
+      a.nim_sum = nim_sum(sg, tokens);
+      a.verdict = a.nim_sum != 0 ? Verdict::win : Verdict::lose;
+      move = winning_move(game, sg);
+    }
+  });
   if (move) a.move = TokenMove{move->token, move->from, move->to};
   return a;
 }

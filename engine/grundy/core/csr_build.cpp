@@ -4,12 +4,6 @@
 
 namespace grundy {
 
-edge_t max_degree(const CsrView& g) {
-  edge_t d = 0;
-  for (node_t u = 0; u < g.n; ++u) d = std::max(d, g.degree(u));
-  return d;
-}
-
 std::optional<std::size_t> build_csr(node_t n, std::span<const node_t> pairs, OwnedGame& out) {
   const std::size_t m = pairs.size() / 2;
   out.n = n;

@@ -27,7 +27,8 @@ std::string describe_cycle(const std::vector<node_t>& cycle) {
   return s;
 }
 
-std::vector<node_t> find_cycle(const CsrView& g, const std::function<bool(node_t)>& candidate) {
+template <class Target>
+std::vector<node_t> find_cycle(const BasicCsr<Target>& g, const std::function<bool(node_t)>& candidate) {
   enum : std::uint8_t { kWhite, kOnPath, kDone };
   Array<std::uint8_t> color(g.n, kWhite);
   // The explicit stack holds the current path and, per node, the next edge to
@@ -44,7 +45,7 @@ std::vector<node_t> find_cycle(const CsrView& g, const std::function<bool(node_t
         path.pop_back();
         continue;
       }
-      const node_t v = g.targets[next++];
+      const auto v = static_cast<node_t>(g.targets[next++]);
       if (color[v] == kOnPath) {
         std::vector<node_t> cycle;
         auto it = std::find_if(path.begin(), path.end(), [v](const auto& f) { return f.first == v; });
@@ -60,5 +61,8 @@ std::vector<node_t> find_cycle(const CsrView& g, const std::function<bool(node_t
   }
   return {};
 }
+
+template std::vector<node_t> find_cycle(const CsrView&, const std::function<bool(node_t)>&);
+template std::vector<node_t> find_cycle(const WideCsrView&, const std::function<bool(node_t)>&);
 
 }  // namespace grundy

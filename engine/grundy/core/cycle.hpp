@@ -43,6 +43,7 @@ std::string describe_cycle(const std::vector<node_t>& cycle);
 /// topological sort's leftovers), by an iterative depth-first search: no
 /// recursion, so a deep graph cannot overflow the stack. Returns the cycle
 /// with its first node repeated at the end, or an empty vector if none.
-std::vector<node_t> find_cycle(const CsrView& graph, const std::function<bool(node_t)>& candidate);
+template <class Target>
+std::vector<node_t> find_cycle(const BasicCsr<Target>& graph, const std::function<bool(node_t)>& candidate);
 
 }  // namespace grundy

@@ -8,7 +8,8 @@ sg_t nim_sum(const SgValues& sg, std::span<const node_t> tokens) {
   return x;
 }
 
-std::optional<Move> winning_move(const GameView& game, const SgValues& sg) {
+template <class Target>
+std::optional<Move> winning_move(const BasicGame<Target>& game, const SgValues& sg) {
   const sg_t total = nim_sum(sg, game.tokens);
   if (total == 0) return std::nullopt;
   for (std::size_t i = 0; i < game.tokens.size(); ++i) {
@@ -17,11 +18,14 @@ std::optional<Move> winning_move(const GameView& game, const SgValues& sg) {
     if (want >= sg[from]) continue;
     // SG(from) is the mex of its successors, so every smaller value, `want`
     // among them, is held by some successor.
-    for (node_t to : game.graph.successors(from))
-      if (sg[to] == want) return Move{i, from, to};
+    for (const Target to : game.graph.successors(from))
+      if (sg[static_cast<node_t>(to)] == want) return Move{i, from, static_cast<node_t>(to)};
   }
   return std::nullopt;  // unreachable when sg is correct
 }
+
+template std::optional<Move> winning_move(const GameView&, const SgValues&);
+template std::optional<Move> winning_move(const WideGameView&, const SgValues&);
 
 std::optional<UserMove> user_move(const GameView& game, const SgValues& sg, std::span<const node_t> original_ids) {
   const auto mv = winning_move(game, sg);

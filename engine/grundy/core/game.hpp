@@ -25,7 +25,8 @@ struct Move {
 /// The first token (in input order) whose SG value x has x ^ X < x, moved
 /// along its first edge (in input order) to a node of SG value x ^ X.
 /// Empty when X == 0: every move loses.
-std::optional<Move> winning_move(const GameView& game, const SgValues& sg);
+template <class Target>
+std::optional<Move> winning_move(const BasicGame<Target>& game, const SgValues& sg);
 
 /// A winning move as the user numbers it: all three 1-based, nodes by the
 /// user's ids (`original_ids`: stored id -> the user's, empty when the same).

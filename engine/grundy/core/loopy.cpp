@@ -13,20 +13,23 @@ const char* outcome_word(Outcome o) {
   return "?";
 }
 
-bool has_successor_value(const CsrView& graph, const LoopyValues& values, node_t u, sg_t a) {
+template <class Target>
+bool has_successor_value(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, sg_t a) {
   for (node_t v : graph.successors(u))
     if (values.value[v] == a) return true;
   return false;
 }
 
-Outcome node_outcome(const CsrView& graph, const LoopyValues& values, node_t u) {
+template <class Target>
+Outcome node_outcome(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u) {
   const sg_t x = values.value[u];
   if (x == 0) return Outcome::lose;
   if (x != kInfinite) return Outcome::win;
   return has_successor_value(graph, values, u, 0) ? Outcome::win : Outcome::draw;
 }
 
-LoopyVerdict loopy_verdict(const GameView& game, const LoopyValues& values) {
+template <class Target>
+LoopyVerdict loopy_verdict(const BasicGame<Target>& game, const LoopyValues& values) {
   LoopyVerdict v;
   for (std::size_t i = 0; i < game.tokens.size(); ++i) {
     const sg_t x = values.value[game.tokens[i]];
@@ -52,7 +55,8 @@ namespace {
 
 // u's successor of value `want` with the least counter (the first such in
 // input order among equals).
-std::optional<node_t> least_counter_successor(const CsrView& graph, const LoopyValues& values, node_t u, sg_t want) {
+template <class Target>
+std::optional<node_t> least_counter_successor(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, sg_t want) {
   std::optional<node_t> best;
   for (node_t v : graph.successors(u))
     if (values.value[v] == want && (!best || values.counter[v] < values.counter[*best])) best = v;
@@ -61,7 +65,8 @@ std::optional<node_t> least_counter_successor(const CsrView& graph, const LoopyV
 
 }  // namespace
 
-std::optional<Move> loopy_winning_move(const GameView& game, const LoopyValues& values) {
+template <class Target>
+std::optional<Move> loopy_winning_move(const BasicGame<Target>& game, const LoopyValues& values) {
   const LoopyVerdict verdict = loopy_verdict(game, values);
   if (verdict.outcome != Outcome::win) return std::nullopt;
   const sg_t a = verdict.finite_xor;
@@ -87,7 +92,8 @@ std::optional<UserMove> loopy_user_move(const GameView& game, const LoopyValues&
   return user_move_of(*mv, original_ids);
 }
 
-std::vector<sg_t> infinite_set(const CsrView& graph, const LoopyValues& values, node_t u, std::size_t limit,
+template <class Target>
+std::vector<sg_t> infinite_set(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
                                std::uint64_t* more) {
   std::vector<sg_t> k;
   for (node_t v : graph.successors(u))
@@ -100,7 +106,8 @@ std::vector<sg_t> infinite_set(const CsrView& graph, const LoopyValues& values, 
   return k;
 }
 
-std::string loopy_value_text(const CsrView& graph, const LoopyValues& values, node_t u, std::size_t limit,
+template <class Target>
+std::string loopy_value_text(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
                              std::uint64_t* more_out) {
   if (values.finite(u)) return std::to_string(values.value[u]);
   std::uint64_t more = 0;
@@ -115,5 +122,18 @@ std::string loopy_value_text(const CsrView& graph, const LoopyValues& values, no
   if (more_out != nullptr) *more_out = more;
   return s;
 }
+
+template bool has_successor_value(const CsrView&, const LoopyValues&, node_t, sg_t);
+template bool has_successor_value(const WideCsrView&, const LoopyValues&, node_t, sg_t);
+template Outcome node_outcome(const CsrView&, const LoopyValues&, node_t);
+template Outcome node_outcome(const WideCsrView&, const LoopyValues&, node_t);
+template LoopyVerdict loopy_verdict(const GameView&, const LoopyValues&);
+template LoopyVerdict loopy_verdict(const WideGameView&, const LoopyValues&);
+template std::optional<Move> loopy_winning_move(const GameView&, const LoopyValues&);
+template std::optional<Move> loopy_winning_move(const WideGameView&, const LoopyValues&);
+template std::vector<sg_t> infinite_set(const CsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
+template std::vector<sg_t> infinite_set(const WideCsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
+template std::string loopy_value_text(const CsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
+template std::string loopy_value_text(const WideCsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
 
 }  // namespace grundy

@@ -40,10 +40,12 @@ struct LoopyValues {
 };
 
 /// Whether some successor of u has the finite value a (a in K(u) when u is infinite).
-bool has_successor_value(const CsrView& graph, const LoopyValues& values, node_t u, sg_t a);
+template <class Target>
+bool has_successor_value(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, sg_t a);
 
 /// The outcome of one token on u.
-Outcome node_outcome(const CsrView& graph, const LoopyValues& values, node_t u);
+template <class Target>
+Outcome node_outcome(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u);
 
 /// The verdict of a sum of tokens, and what it was decided by.
 struct LoopyVerdict {
@@ -52,23 +54,27 @@ struct LoopyVerdict {
   std::uint64_t infinite_tokens = 0;   ///< tokens on infinite nodes
   std::optional<std::size_t> infinite_token;  ///< the one infinite token's index, when there is exactly one
 };
-LoopyVerdict loopy_verdict(const GameView& game, const LoopyValues& values);
+template <class Target>
+LoopyVerdict loopy_verdict(const BasicGame<Target>& game, const LoopyValues& values);
 
 /// A winning move that respects the counter function: from finite values,
 /// the first token whose value x has x ^ a < x, to its successor of value
 /// x ^ a with the least counter; from the single infinite token, to its
 /// successor of value a with the least counter. Empty on a loss or a draw.
-std::optional<Move> loopy_winning_move(const GameView& game, const LoopyValues& values);
+template <class Target>
+std::optional<Move> loopy_winning_move(const BasicGame<Target>& game, const LoopyValues& values);
 std::optional<UserMove> loopy_user_move(const GameView& game, const LoopyValues& values,
                                         std::span<const node_t> original_ids = {});
 
 /// K(u) sorted, at most `limit` members; `*more` gets how many were left out.
-std::vector<sg_t> infinite_set(const CsrView& graph, const LoopyValues& values, node_t u, std::size_t limit,
+template <class Target>
+std::vector<sg_t> infinite_set(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
                                std::uint64_t* more = nullptr);
 
 /// "3", or "inf:0,2,5" ("inf:" for an empty K); a K longer than `limit`
 /// shows its first `limit` members and " (+N more)", N also set in `*more`.
-std::string loopy_value_text(const CsrView& graph, const LoopyValues& values, node_t u, std::size_t limit,
+template <class Target>
+std::string loopy_value_text(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
                              std::uint64_t* more = nullptr);
 
 }  // namespace grundy

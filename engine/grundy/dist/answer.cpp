@@ -78,7 +78,7 @@ std::optional<UserMove> move_across_ranks(const GraphSlice& s, const DistValues&
 }
 
 std::optional<DistMismatch> verify_across_ranks(const GraphSlice& s, const DistValues& sg, const ParallelConfig& pc) {
-  StampMex exemplar(max_degree({sg.own, s.edges, s.offsets.data(), s.targets}));
+  StampMex exemplar(max_degree(CsrView{sg.own, s.edges, s.offsets.data(), s.targets}));
   PerThread<StampMex> mexes(exemplar);
   std::atomic<std::uint64_t> first{UINT64_MAX};
   for_range(pc, 0, sg.own, [&](std::size_t b, std::size_t e) {

@@ -326,7 +326,7 @@ DistValues solve_across_ranks(GraphSlice& s, const ParallelConfig& pc, DistStats
     stats.phases.emplace_back("gather", laps.lap());
   }
   // Backward: super-rounds in reverse, local layers in reverse.
-  PerThread<StampMex> mexes(StampMex(max_degree({own, s.edges, s.offsets.data(), s.targets})));
+  PerThread<StampMex> mexes(StampMex(max_degree(CsrView{own, s.edges, s.offsets.data(), s.targets})));
   for (std::size_t r = round_end.size(); r-- > 0;) {
     const std::size_t first_layer = r == 0 ? 0 : round_end[r - 1];
     for (std::size_t l = round_end[r]; l-- > first_layer;) {

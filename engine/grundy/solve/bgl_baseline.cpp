@@ -12,14 +12,15 @@
 
 namespace grundy {
 
-SgValues bgl_sg(const CsrView& g, PhaseTimer* timer) {
+template <class Target>
+SgValues bgl_sg(const BasicCsr<Target>& g, PhaseTimer* timer) {
   using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
                                                    boost::no_property, std::uint32_t, std::uint64_t>;
   if (timer) timer->start("bgl build");
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
   edges.reserve(g.m);
   for (node_t u = 0; u < g.n; ++u)
-    for (node_t v : g.successors(u)) edges.emplace_back(u, v);
+    for (const Target v : g.successors(u)) edges.emplace_back(u, static_cast<std::uint32_t>(v));
   const Graph bg(boost::edges_are_sorted, edges.begin(), edges.end(), g.n);
   edges = {};
 
@@ -44,5 +45,8 @@ SgValues bgl_sg(const CsrView& g, PhaseTimer* timer) {
   if (timer) timer->stop();
   return SgValues(std::move(sg));
 }
+
+template SgValues bgl_sg(const CsrView&, PhaseTimer*);
+template SgValues bgl_sg(const WideCsrView&, PhaseTimer*);
 
 }  // namespace grundy

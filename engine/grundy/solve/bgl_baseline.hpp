@@ -14,6 +14,7 @@ namespace grundy {
 
 /// Throws CycleError if the graph is not a DAG. Records "bgl build",
 /// "bgl topological sort" and "bgl mex" phases.
-SgValues bgl_sg(const CsrView& graph, PhaseTimer* timer = nullptr);
+template <class Target>
+SgValues bgl_sg(const BasicCsr<Target>& graph, PhaseTimer* timer = nullptr);
 
 }  // namespace grundy

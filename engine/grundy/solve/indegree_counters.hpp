@@ -52,7 +52,8 @@ class WideInDegrees {
   /// One more predecessor of v.
   void add(node_t v) { ++count_[v]; }
   /// add() for each of targets[0, count).
-  void add_all(const node_t* targets, std::size_t count) {
+  template <class Target>
+  void add_all(const Target* targets, std::size_t count) {
     node_t* const c = count_.data();
     for (std::size_t i = 0; i < count; ++i) ++c[targets[i]];
   }
@@ -61,17 +62,19 @@ class WideInDegrees {
   /// One predecessor of v fewer; ready_mask() tells the zeros later.
   void decrement(node_t v) { --count_[v]; }
   /// decrement() for each of targets[0, count).
-  void decrement_all(const node_t* targets, std::size_t count) {
+  template <class Target>
+  void decrement_all(const Target* targets, std::size_t count) {
     node_t* const c = count_.data();
     for (std::size_t i = 0; i < count; ++i) --c[targets[i]];
   }
   /// remove() for each of targets[0, count), writing those that reach zero
   /// to `ready`; returns how many.
-  std::size_t remove_all(const node_t* __restrict targets, std::size_t count, node_t* __restrict ready) {
+  template <class Target>
+  std::size_t remove_all(const Target* __restrict targets, std::size_t count, node_t* __restrict ready) {
     node_t* const c = count_.data();
     std::size_t k = 0;
     for (std::size_t i = 0; i < count; ++i)
-      if (--c[targets[i]] == 0) ready[k++] = targets[i];
+      if (--c[targets[i]] == 0) ready[k++] = static_cast<node_t>(targets[i]);
     return k;
   }
   /// Bit j: node 64*word + j has no predecessor left and is not retired.
@@ -118,21 +121,24 @@ class BasicNarrowInDegrees {
   bool remove(node_t v) { return remove_at(low_.data(), v); }
   void decrement(node_t v) { decrement_at(low_.data(), v); }
 
-  void add_all(const node_t* __restrict targets, std::size_t count) {
+  template <class Target>
+  void add_all(const Target* __restrict targets, std::size_t count) {
     std::uint8_t* const low = low_.data();
-    for (std::size_t i = 0; i < count; ++i) add_at(low, targets[i]);
+    for (std::size_t i = 0; i < count; ++i) add_at(low, static_cast<node_t>(targets[i]));
   }
 
-  void decrement_all(const node_t* __restrict targets, std::size_t count) {
+  template <class Target>
+  void decrement_all(const Target* __restrict targets, std::size_t count) {
     std::uint8_t* const low = low_.data();
-    for (std::size_t i = 0; i < count; ++i) decrement_at(low, targets[i]);
+    for (std::size_t i = 0; i < count; ++i) decrement_at(low, static_cast<node_t>(targets[i]));
   }
 
-  std::size_t remove_all(const node_t* __restrict targets, std::size_t count, node_t* __restrict ready) {
+  template <class Target>
+  std::size_t remove_all(const Target* __restrict targets, std::size_t count, node_t* __restrict ready) {
     std::uint8_t* const low = low_.data();
     std::size_t k = 0;
     for (std::size_t i = 0; i < count; ++i)
-      if (remove_at(low, targets[i])) ready[k++] = targets[i];
+      if (remove_at(low, static_cast<node_t>(targets[i]))) ready[k++] = static_cast<node_t>(targets[i]);
     return k;
   }
 

@@ -21,7 +21,8 @@ namespace {
 // only prefetches free of effects, and drops the calls that it does not
 // inline. The offsets non-temporal (read once a round), the rows into L2 at
 // both ends (docs/TUNING.md#layering-prefetch).
-[[gnu::always_inline]] inline void prefetch_rows(const CsrView& g, const node_t* order, std::size_t i,
+template <class Csr>
+[[gnu::always_inline]] inline void prefetch_rows(const Csr& g, const node_t* order, std::size_t i,
                                                  std::size_t known) {
   constexpr std::size_t far = Tuning::layering_prefetch_offsets, near = Tuning::layering_prefetch_row;
   if (i + far < known) __builtin_prefetch(g.offsets + order[i + far], 0, 0);
@@ -33,10 +34,10 @@ using Clock = std::chrono::steady_clock;
 // Kahn's algorithm by rounds into `layers`, with one kind of in-degree
 // counters: count the in-degrees, collect the sources, then take round
 // after round (wide, narrow, or split between threads) until none is left.
-template <class InDegrees>
+template <class Csr, class InDegrees>
 class KahnRounds {
  public:
-  KahnRounds(const CsrView& g, const SolveConfig& config, Layers& layers, InDegrees& deg, LayeringParts* parts)
+  KahnRounds(const Csr& g, const SolveConfig& config, Layers& layers, InDegrees& deg, LayeringParts* parts)
       : g_(g),
         pc_(config.loops),
         layers_(layers),
@@ -115,7 +116,7 @@ class KahnRounds {
 
   // Items are edges: counting needs no rows.
   void count_scattered() {
-    const node_t* const targets = g_.targets;
+    const auto* const targets = g_.targets;
     blocked().run(
         g_.m, pc_.grain, [&](std::size_t k, auto&& sink) { sink(targets[k]); },
         [&](const node_t* batch, std::size_t count) { deg_.add_all(batch, count); });
@@ -316,7 +317,7 @@ class KahnRounds {
     node_t* const buf = staged_.data();
     const node_t* const order = order_;
     const edge_t* const off = g_.offsets;
-    const node_t* const targets = g_.targets;
+    const auto* const targets = g_.targets;
     std::size_t fill = 0;
     for (std::size_t i = b; i < e; ++i) {
       prefetch_rows(g_, order, i, e);
@@ -387,7 +388,7 @@ class KahnRounds {
   void expand_parallel(std::size_t b, std::size_t e, std::size_t work, const Apply& apply) {
     const node_t* const order = order_;
     const edge_t* const off = g_.offsets;
-    const node_t* const targets = g_.targets;
+    const auto* const targets = g_.targets;
     blocked().run(
         e - b, pc_.grain_for(e - b, work),
         [&](std::size_t i, auto&& sink) {
@@ -405,7 +406,7 @@ class KahnRounds {
     throw CycleError(find_cycle(g_, [&](node_t u) { return !placed[u]; }));
   }
 
-  const CsrView& g_;
+  const Csr& g_;
   const ParallelConfig& pc_;
   Layers& layers_;
   InDegrees& deg_;
@@ -435,19 +436,22 @@ class KahnRounds {
 // prefetcher can follow, rather than in queue order. It also makes the layers' contents and
 // order independent of the thread count. Rounds wide enough for threads
 // scatter their decrements through BlockedScatter (no atomics).
-Layers compute_layers(const CsrView& g, const SolveConfig& config) {
+template <class Target>
+Layers compute_layers(const BasicCsr<Target>& g, const SolveConfig& config) {
   Layers layers;
   compute_layers(g, config, layers);
   return layers;
 }
 
-void compute_layers(const CsrView& g, const SolveConfig& config, Layers& layers, InDegreeWidth width,
+template <class Target>
+void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeWidth width,
                     LayeringParts* parts) {
   InDegreeScratch scratch;
   compute_layers(g, config, layers, scratch, width, parts);
 }
 
-void compute_layers(const CsrView& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
+template <class Target>
+void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width, LayeringParts* parts) {
   // Untimed runs (batch instances by the thousand) read no clock.
   const auto start = parts != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
@@ -455,8 +459,8 @@ void compute_layers(const CsrView& g, const SolveConfig& config, Layers& layers,
   LayeringParts* const mine = parts != nullptr ? &now : nullptr;
   if (width == InDegreeWidth::automatic)
     width = g.n >= Tuning::cached_nodes ? InDegreeWidth::narrow : InDegreeWidth::wide;
-  if (width != InDegreeWidth::narrow || !KahnRounds(g, config, layers, scratch.narrow, mine).run())
-    KahnRounds(g, config, layers, scratch.wide, mine).run();  // wide asked for, or a count past 2^24
+  if (width != InDegreeWidth::narrow || !KahnRounds<BasicCsr<Target>, NarrowInDegrees>(g, config, layers, scratch.narrow, mine).run())
+    KahnRounds<BasicCsr<Target>, WideInDegrees>(g, config, layers, scratch.wide, mine).run();  // wide asked for, or a count past 2^24
   if (parts != nullptr) {
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     parts->count += now.count;
@@ -464,5 +468,14 @@ void compute_layers(const CsrView& g, const SolveConfig& config, Layers& layers,
     parts->rounds += std::max(0.0, total - now.count - now.scans);
   }
 }
+
+template Layers compute_layers(const CsrView&, const SolveConfig&);
+template Layers compute_layers(const WideCsrView&, const SolveConfig&);
+template void compute_layers(const CsrView&, const SolveConfig&, Layers&, InDegreeWidth, LayeringParts*);
+template void compute_layers(const WideCsrView&, const SolveConfig&, Layers&, InDegreeWidth, LayeringParts*);
+template void compute_layers(const CsrView&, const SolveConfig&, Layers&, InDegreeScratch&, InDegreeWidth,
+                             LayeringParts*);
+template void compute_layers(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&, InDegreeWidth,
+                             LayeringParts*);
 
 }  // namespace grundy

@@ -41,14 +41,18 @@ enum class InDegreeWidth { automatic, wide, narrow };
 
 /// Computes the layers; wide rounds run in parallel with per-thread frontier
 /// buffers. Throws CycleError (with one cycle) if the graph is not a DAG.
-Layers compute_layers(const CsrView& graph, const SolveConfig& config);
+/// (Graphs of either id width: csr_graph.hpp.)
+template <class Target>
+Layers compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config);
 /// The same into `layers`, reusing its arrays and the counters in `scratch`
 /// (batch workspaces); with `parts`, adds where the time went (a few clock
 /// reads: one pair for the count, one per wide round).
-void compute_layers(const CsrView& graph, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
+template <class Target>
+void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width = InDegreeWidth::automatic, LayeringParts* parts = nullptr);
 /// The same with counters of its own.
-void compute_layers(const CsrView& graph, const SolveConfig& config, Layers& layers,
+template <class Target>
+void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers,
                     InDegreeWidth width = InDegreeWidth::automatic, LayeringParts* parts = nullptr);
 
 }  // namespace grundy

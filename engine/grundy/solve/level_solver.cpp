@@ -29,9 +29,9 @@ struct MexScratch {
 // written before they were stored, found from the offsets node by node
 // (mex_identity_down). Both ways stay: deriving the runs of a file without
 // them lost on two threads (docs/TUNING.md#degree-runs).
-template <bool Identity, class Sg>
+template <bool Identity, class Sg, class Target>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
-               const node_t* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
+               const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
                bool prefetch) {
   if constexpr (Identity) {
     if (runs.empty()) {
@@ -63,8 +63,8 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
 // node's mex from the gathered values. The flat gather keeps as many misses
 // in flight as the floor kernel's loop does; a loop per node ends on a
 // mispredicted exit every ten or so edges.
-template <bool Identity, class Sg>
-void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, const node_t* __restrict targets,
+template <bool Identity, class Sg, class Target>
+void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, const Target* __restrict targets,
                  Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
   constexpr std::size_t kEdges = Tuning::batch_edges, kNodes = Tuning::batch_nodes;
   constexpr std::size_t far = Tuning::batch_prefetch_offsets, near = Tuning::batch_prefetch_row;
@@ -105,7 +105,10 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, c
     }
     if (count > 0) {
       // Identity: the batch's rows lie side by side already, in the file.
-      const node_t* const flat = Identity ? targets + (base - fill) : rows;
+      const auto* const flat = [&] {
+        if constexpr (Identity) return targets + (base - fill);
+        else return static_cast<const node_t*>(rows);
+      }();
       for (std::size_t j = 0; j < fill; ++j) values[j] = sg[flat[j]];
       // Node k's values: Identity, in id order from the front; copied rows,
       // in batch order from the front.
@@ -128,10 +131,10 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, c
 // The mex pass over every layer, deepest first: runs of layers split
 // between threads go to one for_phases loop, runs of narrow layers to one
 // inline loop; with a layer log, each step is timed.
-template <bool Identity, class Sg>
+template <bool Identity, class Sg, class Csr>
 class MexPass {
  public:
-  MexPass(const CsrView& g, const LayerView& layers, const SolveConfig& config, Sg* sg, PhaseTimer* log)
+  MexPass(const Csr& g, const LayerView& layers, const SolveConfig& config, Sg* sg, PhaseTimer* log)
       : g_(g),
         layers_(layers),
         pc_(config.loops),
@@ -274,7 +277,7 @@ class MexPass {
     }
   }
 
-  const CsrView& g_;
+  const Csr& g_;
   const LayerView& layers_;
   const ParallelConfig& pc_;
   Sg* const sg_;
@@ -291,25 +294,29 @@ class MexPass {
 
 }  // namespace
 
-void level_mex(const CsrView& g, const LayerView& layers, const SolveConfig& config, SgValues& sg, PhaseTimer* log) {
+template <class Target>
+void level_mex(const BasicCsr<Target>& g, const LayerView& layers, const SolveConfig& config, SgValues& sg,
+               PhaseTimer* log) {
   sg.visit([&]<class Sg>(std::span<Sg> values) {
     if (layers.order == nullptr) {
-      MexPass<true, Sg>(g, layers, config, values.data(), log).run();
+      MexPass<true, Sg, BasicCsr<Target>>(g, layers, config, values.data(), log).run();
     } else {
-      MexPass<false, Sg>(g, layers, config, values.data(), log).run();
+      MexPass<false, Sg, BasicCsr<Target>>(g, layers, config, values.data(), log).run();
     }
   });
 }
 
-SgValues level_sg(const CsrView& g, const SolveConfig& config, PhaseTimer* timer, const StoredLayers& stored) {
+template <class Target>
+SgValues level_sg(const BasicCsr<Target>& g, const SolveConfig& config, PhaseTimer* timer, const StoredLayers& stored) {
   LevelScratch scratch;
   SgValues sg;
   level_sg(g, config, scratch, sg, timer, stored);
   return sg;
 }
 
-void level_sg(const CsrView& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg, PhaseTimer* timer,
-              const StoredLayers& stored) {
+template <class Target>
+void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
+              PhaseTimer* timer, const StoredLayers& stored) {
   Layers& layers = scratch.layers;
   LayerView view{nullptr, stored.begin, stored.degree_runs};
   if (stored.empty()) {
@@ -323,5 +330,13 @@ void level_sg(const CsrView& g, const SolveConfig& config, LevelScratch& scratch
   level_mex(g, view, config, sg, timer != nullptr && timer->log_layers ? timer : nullptr);
   if (timer) timer->stop();
 }
+
+template void level_mex(const CsrView&, const LayerView&, const SolveConfig&, SgValues&, PhaseTimer*);
+template void level_mex(const WideCsrView&, const LayerView&, const SolveConfig&, SgValues&, PhaseTimer*);
+template SgValues level_sg(const CsrView&, const SolveConfig&, PhaseTimer*, const StoredLayers&);
+template SgValues level_sg(const WideCsrView&, const SolveConfig&, PhaseTimer*, const StoredLayers&);
+template void level_sg(const CsrView&, const SolveConfig&, LevelScratch&, SgValues&, PhaseTimer*, const StoredLayers&);
+template void level_sg(const WideCsrView&, const SolveConfig&, LevelScratch&, SgValues&, PhaseTimer*,
+                       const StoredLayers&);
 
 }  // namespace grundy

@@ -30,13 +30,15 @@ struct LayerView {
 
 /// Fills `sg` (sized n) given the layers; with `log`, records each step
 /// into log->layers.
-void level_mex(const CsrView& graph, const LayerView& layers, const SolveConfig& config, SgValues& sg,
+template <class Target>
+void level_mex(const BasicCsr<Target>& graph, const LayerView& layers, const SolveConfig& config, SgValues& sg,
                PhaseTimer* log = nullptr);
 
 /// SG values: layering (skipped when `stored` gives a renumbered graph's
 /// layers), then level_mex. Records "layering" and "mex" phases.
 /// Throws CycleError if the graph is not a DAG.
-SgValues level_sg(const CsrView& graph, const SolveConfig& config, PhaseTimer* timer = nullptr,
+template <class Target>
+SgValues level_sg(const BasicCsr<Target>& graph, const SolveConfig& config, PhaseTimer* timer = nullptr,
                   const StoredLayers& stored = {});
 
 /// The layers and counters of a level solve, kept by a caller that solves
@@ -48,7 +50,8 @@ struct LevelScratch {
 };
 
 /// The same into `sg`, with `scratch` reused.
-void level_sg(const CsrView& graph, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
+template <class Target>
+void level_sg(const BasicCsr<Target>& graph, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
               PhaseTimer* timer = nullptr, const StoredLayers& stored = {});
 
 }  // namespace grundy

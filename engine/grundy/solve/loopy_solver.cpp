@@ -61,9 +61,10 @@ class Marks {
 };
 
 // The mex of u's successors' values, all finite (u is peeled).
-sg_t peeled_mex(const CsrView& g, const sg_t* value, node_t u) {
+template <class Target>
+sg_t peeled_mex(const BasicCsr<Target>& g, const sg_t* value, node_t u) {
   const std::size_t d = static_cast<std::size_t>(g.degree(u));
-  const node_t* succ = g.targets + g.offsets[u];
+  const Target* succ = g.targets + g.offsets[u];
   if (d < Tuning::word_mex_degrees) return mex_word(succ, d, value);
   thread_local std::vector<std::uint64_t> seen;
   seen.assign(d / 64 + 1, 0);
@@ -78,9 +79,10 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+template <class Target>
 class LoopyEngine {
  public:
-  LoopyEngine(const CsrView& g, const Transpose& t, const ParallelConfig& pc, LoopyValues& out)
+  LoopyEngine(const BasicCsr<Target>& g, const Transpose& t, const ParallelConfig& pc, LoopyValues& out)
       : g_(g), t_(t), pc_(pc), value_(out.value), count_(out.counter), marks_(g.n) {
     value_.assign(g.n, kUnset);
     count_.assign(g.n, 0);
@@ -249,7 +251,7 @@ class LoopyEngine {
     });
   }
 
-  const CsrView& g_;
+  const BasicCsr<Target>& g_;
   const Transpose& t_;
   const ParallelConfig& pc_;
   Array<sg_t>& value_;
@@ -267,7 +269,8 @@ LoopyMode parse_loopy_mode(std::string_view word) {
   throw std::invalid_argument("unknown --loopy mode \"" + std::string(word) + "\" (values, outcome)");
 }
 
-LoopyValues solve_loopy(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer, LoopyStats* stats) {
+template <class Target>
+LoopyValues solve_loopy(const BasicCsr<Target>& g, const ParallelConfig& pc, PhaseTimer* timer, LoopyStats* stats) {
   LoopyStats local;
   LoopyStats& st = stats != nullptr ? *stats : local;
   if (timer) timer->start("transpose");
@@ -283,7 +286,8 @@ LoopyValues solve_loopy(const CsrView& g, const ParallelConfig& pc, PhaseTimer* 
   return out;
 }
 
-Outcomes solve_outcomes(const CsrView& g, const ParallelConfig& pc, PhaseTimer* timer) {
+template <class Target>
+Outcomes solve_outcomes(const BasicCsr<Target>& g, const ParallelConfig& pc, PhaseTimer* timer) {
   if (timer) timer->start("transpose");
   const Transpose t = transpose(g, pc);
   if (timer) timer->start("retrograde");
@@ -294,7 +298,8 @@ Outcomes solve_outcomes(const CsrView& g, const ParallelConfig& pc, PhaseTimer* 
   return out;
 }
 
-std::optional<node_t> outcome_move(const CsrView& g, const Outcomes& outcomes, node_t from) {
+template <class Target>
+std::optional<node_t> outcome_move(const BasicCsr<Target>& g, const Outcomes& outcomes, node_t from) {
   if (outcomes.of[from] != Outcome::win) return std::nullopt;
   std::optional<node_t> best;
   for (node_t v : g.successors(from))
@@ -328,7 +333,8 @@ std::uint64_t loopy_memory_bytes(std::uint64_t n, std::uint64_t m) {
 namespace {
 
 // mex of u's successors' finite values.
-sg_t finite_mex(const CsrView& g, const LoopyValues& lv, node_t u, std::vector<std::uint64_t>& seen) {
+template <class Target>
+sg_t finite_mex(const BasicCsr<Target>& g, const LoopyValues& lv, node_t u, std::vector<std::uint64_t>& seen) {
   const std::size_t d = static_cast<std::size_t>(g.degree(u));
   seen.assign(d / 64 + 1, 0);
   for (node_t v : g.successors(u)) {
@@ -343,7 +349,8 @@ sg_t finite_mex(const CsrView& g, const LoopyValues& lv, node_t u, std::vector<s
 std::string value_word(sg_t x) { return x == kInfinite ? "infinite" : std::to_string(x); }
 
 // What is wrong at u, or "".
-std::string condition_failure(const CsrView& g, const LoopyValues& lv, node_t u, std::uint64_t user,
+template <class Target>
+std::string condition_failure(const BasicCsr<Target>& g, const LoopyValues& lv, node_t u, std::uint64_t user,
                               const std::function<std::uint64_t(node_t)>& user_id, std::vector<std::uint64_t>& seen) {
   const sg_t x = lv.value[u];
   const sg_t m = finite_mex(g, lv, u, seen);
@@ -376,7 +383,8 @@ std::string condition_failure(const CsrView& g, const LoopyValues& lv, node_t u,
 
 }  // namespace
 
-std::optional<LoopyMismatch> check_loopy_conditions(const CsrView& g, const LoopyValues& lv, const ParallelConfig& pc,
+template <class Target>
+std::optional<LoopyMismatch> check_loopy_conditions(const BasicCsr<Target>& g, const LoopyValues& lv, const ParallelConfig& pc,
                                                     const std::function<std::uint64_t(node_t)>& user_id) {
   std::atomic<node_t> first{g.n};
   for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
@@ -396,7 +404,8 @@ std::optional<LoopyMismatch> check_loopy_conditions(const CsrView& g, const Loop
   return LoopyMismatch{u, condition_failure(g, lv, u, user_id(u), user_id, seen)};
 }
 
-std::optional<node_t> compare_outcomes(const CsrView& g, const LoopyValues& lv, std::span<const Outcome> outcomes,
+template <class Target>
+std::optional<node_t> compare_outcomes(const BasicCsr<Target>& g, const LoopyValues& lv, std::span<const Outcome> outcomes,
                                        const ParallelConfig& pc) {
   std::atomic<node_t> first{g.n};
   for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
@@ -417,7 +426,8 @@ std::optional<node_t> compare_outcomes(const CsrView& g, const LoopyValues& lv, 
 
 namespace grundy {
 
-std::string verify_loopy(const CsrView& g, const LoopyValues& values, std::span<const Outcome> outcomes,
+template <class Target>
+std::string verify_loopy(const BasicCsr<Target>& g, const LoopyValues& values, std::span<const Outcome> outcomes,
                          const ParallelConfig& pc, const std::function<std::uint64_t(node_t)>& user_id) {
   if (const auto bad = check_loopy_conditions(g, values, pc, user_id)) return "verification failed: " + bad->what;
   if (const auto node = compare_outcomes(g, values, outcomes, pc))
@@ -431,5 +441,18 @@ std::string describe_loopy_verified(std::uint64_t n, std::uint64_t m) {
   return "verified: Fraenkel's conditions A, B, C + retrograde outcomes, " + std::to_string(n) + " nodes, " +
          std::to_string(m) + " edges";
 }
+
+template LoopyValues solve_loopy(const CsrView&, const ParallelConfig&, PhaseTimer*, LoopyStats*);
+template LoopyValues solve_loopy(const WideCsrView&, const ParallelConfig&, PhaseTimer*, LoopyStats*);
+template Outcomes solve_outcomes(const CsrView&, const ParallelConfig&, PhaseTimer*);
+template Outcomes solve_outcomes(const WideCsrView&, const ParallelConfig&, PhaseTimer*);
+template std::optional<node_t> outcome_move(const CsrView&, const Outcomes&, node_t);
+template std::optional<node_t> outcome_move(const WideCsrView&, const Outcomes&, node_t);
+template std::optional<LoopyMismatch> check_loopy_conditions(const CsrView&, const LoopyValues&, const ParallelConfig&, const std::function<std::uint64_t(node_t)>&);
+template std::optional<LoopyMismatch> check_loopy_conditions(const WideCsrView&, const LoopyValues&, const ParallelConfig&, const std::function<std::uint64_t(node_t)>&);
+template std::string verify_loopy(const CsrView&, const LoopyValues&, std::span<const Outcome>, const ParallelConfig&, const std::function<std::uint64_t(node_t)>&);
+template std::string verify_loopy(const WideCsrView&, const LoopyValues&, std::span<const Outcome>, const ParallelConfig&, const std::function<std::uint64_t(node_t)>&);
+template std::optional<node_t> compare_outcomes(const CsrView&, const LoopyValues&, std::span<const Outcome>, const ParallelConfig&);
+template std::optional<node_t> compare_outcomes(const WideCsrView&, const LoopyValues&, std::span<const Outcome>, const ParallelConfig&);
 
 }  // namespace grundy

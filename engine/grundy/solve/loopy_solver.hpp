@@ -45,7 +45,8 @@ struct LoopyStats {
 };
 
 /// gamma and its counter for every node. Never throws on a cycle.
-LoopyValues solve_loopy(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
+template <class Target>
+LoopyValues solve_loopy(const BasicCsr<Target>& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
                         LoopyStats* stats = nullptr);
 
 /// Win, lose or draw for a single token on each node, by the classic
@@ -56,12 +57,14 @@ struct Outcomes {
   Array<Outcome> of;
   Array<std::uint32_t> round;  ///< meaningful for lost nodes
 };
-Outcomes solve_outcomes(const CsrView& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr);
+template <class Target>
+Outcomes solve_outcomes(const BasicCsr<Target>& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr);
 
 /// A winning move of a single token on a won node: to its lost successor
 /// decided in the earliest round, so that the loser's replies reach ever
 /// earlier rounds and play ends. Empty for a node that is not won.
-std::optional<node_t> outcome_move(const CsrView& graph, const Outcomes& outcomes, node_t from);
+template <class Target>
+std::optional<node_t> outcome_move(const BasicCsr<Target>& graph, const Outcomes& outcomes, node_t from);
 
 /// --loopy=outcome decides a single token: a game of several is an
 /// InputError naming `name` (checked before any work).
@@ -92,21 +95,24 @@ struct LoopyMismatch {
   node_t node = 0;
   std::string what;  ///< e.g. "condition (A): node 5 has value 2, the mex of its successors is 1"
 };
-std::optional<LoopyMismatch> check_loopy_conditions(const CsrView& graph, const LoopyValues& values,
+template <class Target>
+std::optional<LoopyMismatch> check_loopy_conditions(const BasicCsr<Target>& graph, const LoopyValues& values,
                                                     const ParallelConfig& pc,
                                                     const std::function<std::uint64_t(node_t)>& user_id);
 
 /// --verify for games with cycles: each engine checked by the other, and
 /// the values by Fraenkel's conditions at every node. Returns "" when all
 /// holds, else one line saying what failed where ("verification failed: ...").
-std::string verify_loopy(const CsrView& graph, const LoopyValues& values, std::span<const Outcome> outcomes,
+template <class Target>
+std::string verify_loopy(const BasicCsr<Target>& graph, const LoopyValues& values, std::span<const Outcome> outcomes,
                          const ParallelConfig& pc, const std::function<std::uint64_t(node_t)>& user_id);
 /// What verify_loopy checked, said on success.
 std::string describe_loopy_verified(std::uint64_t n, std::uint64_t m);
 
 /// The first node whose single-token outcome in `outcomes` differs from the
 /// one its value gives.
-std::optional<node_t> compare_outcomes(const CsrView& graph, const LoopyValues& values,
+template <class Target>
+std::optional<node_t> compare_outcomes(const BasicCsr<Target>& graph, const LoopyValues& values,
                                        std::span<const Outcome> outcomes, const ParallelConfig& pc);
 
 }  // namespace grundy

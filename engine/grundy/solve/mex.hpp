@@ -25,11 +25,11 @@ class StampMex {
  public:
   explicit StampMex(edge_t max_degree) : mark_(max_degree + 1, 0) {}
 
-  template <class Sg>
-  Sg operator()(std::span<const node_t> successors, const Sg* sg) {
+  template <class Sg, class Target>
+  Sg operator()(std::span<const Target> successors, const Sg* sg) {
     ++stamp_;  // at most one call per node: node_t never wraps
     const std::size_t d = successors.size();
-    for (node_t v : successors)
+    for (const Target v : successors)
       if (sg[v] <= d) mark_[sg[v]] = stamp_;
     Sg x = 0;
     while (mark_[x] == stamp_) ++x;
@@ -46,8 +46,8 @@ class StampMex {
 inline std::uint64_t mex_bit(unsigned s) { return static_cast<std::uint64_t>(s < 64) << (s & 63); }
 
 /// The bits of exactly D successors, unrolled: no loop counter, no exit.
-template <std::size_t D, class Sg>
-std::uint64_t mex_bits_fixed(const node_t* succ, const Sg* sg) {
+template <std::size_t D, class Sg, class Target>
+std::uint64_t mex_bits_fixed(const Target* succ, const Sg* sg) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) { return (std::uint64_t{0} | ... | mex_bit(sg[succ[I]])); }
   (std::make_index_sequence<D>{});
 }
@@ -61,10 +61,10 @@ std::uint64_t mex_bits_fixed(const node_t* succ, const Sg* sg) {
 /// misses fit in flight. Random ids gain nothing from it: their degree
 /// changes each node, and a mispredicted call costs what a mispredicted
 /// loop exit did (docs/TUNING.md#mex-unrolled-bodies).
-template <class Sg>
-inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
+template <class Sg, class Target>
+inline Sg mex_word(const Target* succ, std::size_t d, const Sg* sg) {
   static constexpr auto fixed = []<std::size_t... D>(std::index_sequence<D...>) {
-    return std::array<std::uint64_t (*)(const node_t*, const Sg*), sizeof...(D)>{&mex_bits_fixed<D, Sg>...};
+    return std::array<std::uint64_t (*)(const Target*, const Sg*), sizeof...(D)>{&mex_bits_fixed<D, Sg, Target>...};
   }
   (std::make_index_sequence<Tuning::unrolled_degrees>{});
   std::uint64_t seen = 0;
@@ -80,10 +80,10 @@ inline Sg mex_word(const node_t* succ, std::size_t d, const Sg* sg) {
 /// from i-1 down for as long as their out-degree is D: returns where the run
 /// stopped. One unrolled body per run of equal degrees, where mex_word
 /// makes a call through its table per node.
-template <std::size_t D, class Sg>
-std::size_t mex_run_down(const edge_t* off, const node_t* targets, Sg* sg, std::size_t b, std::size_t i) {
+template <std::size_t D, class Sg, class Target>
+std::size_t mex_run_down(const edge_t* off, const Target* targets, Sg* sg, std::size_t b, std::size_t i) {
   for (; i > b && off[i] - off[i - 1] == D; --i)
-    sg[i - 1] = static_cast<Sg>(std::countr_one(mex_bits_fixed<D, Sg>(targets + off[i - 1], sg)));
+    sg[i - 1] = static_cast<Sg>(std::countr_one(mex_bits_fixed<D, Sg, Target>(targets + off[i - 1], sg)));
   return i;
 }
 
@@ -91,11 +91,11 @@ std::size_t mex_run_down(const edge_t* off, const node_t* targets, Sg* sg, std::
 /// (deeper layers first). Runs of equal out-degree below Tuning::unrolled_degrees go
 /// through mex_run_down, each choosing its body once (layered files order
 /// each layer by out-degree, so runs are long); other nodes one at a time.
-template <class Sg, class Mex>
-void mex_identity_down(const edge_t* off, const node_t* targets, Sg* sg, Mex& mex, std::size_t b, std::size_t e) {
+template <class Sg, class Mex, class Target>
+void mex_identity_down(const edge_t* off, const Target* targets, Sg* sg, Mex& mex, std::size_t b, std::size_t e) {
   static constexpr auto runs = []<std::size_t... D>(std::index_sequence<D...>) {
-    return std::array<std::size_t (*)(const edge_t*, const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
-        &mex_run_down<D, Sg>...};
+    return std::array<std::size_t (*)(const edge_t*, const Target*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
+        &mex_run_down<D, Sg, Target>...};
   }
   (std::make_index_sequence<Tuning::unrolled_degrees>{});
   for (std::size_t i = e; i > b;) {
@@ -112,21 +112,22 @@ void mex_identity_down(const edge_t* off, const node_t* targets, Sg* sg, Mex& me
 /// Nodes b..e-1 of one degree run of D successors (StoredLayers), whose rows
 /// lie side by side from `rows` (node b's): taken from e-1 down, each row
 /// found by stride, with no offset read and no exit test per node.
-template <std::size_t D, class Sg>
-void mex_stride_down(const node_t* rows, Sg* sg, std::size_t b, std::size_t e) {
+template <std::size_t D, class Sg, class Target>
+void mex_stride_down(const Target* rows, Sg* sg, std::size_t b, std::size_t e) {
   for (std::size_t i = e; i > b; --i)
-    sg[i - 1] = static_cast<Sg>(std::countr_one(mex_bits_fixed<D, Sg>(rows + (i - 1 - b) * D, sg)));
+    sg[i - 1] = static_cast<Sg>(std::countr_one(mex_bits_fixed<D, Sg, Target>(rows + (i - 1 - b) * D, sg)));
 }
 
 /// The mex of every node of ids [b, e) of a layered file with degree runs
 /// (StoredLayers: run r is ids [runs[r], runs[r+1]), one out-degree), from
 /// e-1 down. Each run (clipped to [b, e)) reads two offsets, then goes by
 /// stride: below Tuning::unrolled_degrees, one unrolled body for the whole run.
-template <class Sg, class Mex>
-void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t* targets, Sg* sg, Mex& mex,
+template <class Sg, class Mex, class Target>
+void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const Target* targets, Sg* sg, Mex& mex,
                    std::size_t b, std::size_t e) {
   static constexpr auto strides = []<std::size_t... D>(std::index_sequence<D...>) {
-    return std::array<void (*)(const node_t*, Sg*, std::size_t, std::size_t), sizeof...(D)>{&mex_stride_down<D, Sg>...};
+    return std::array<void (*)(const Target*, Sg*, std::size_t, std::size_t), sizeof...(D)>{
+        &mex_stride_down<D, Sg, Target>...};
   }
   (std::make_index_sequence<Tuning::unrolled_degrees>{});
   if (b >= e) return;
@@ -134,7 +135,7 @@ void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t
   auto r = static_cast<std::size_t>(std::upper_bound(runs.begin(), runs.end(), e - 1) - runs.begin()) - 1;
   for (std::size_t i = e; i > b; --r) {
     const std::size_t first = std::max<std::size_t>(runs[r], b);
-    const node_t* const rows = targets + off[first];
+    const Target* const rows = targets + off[first];
     const auto d = static_cast<std::size_t>(off[first + 1] - off[first]);
     if (d < Tuning::unrolled_degrees) {
       strides[d](rows, sg, first, i);
@@ -150,13 +151,13 @@ void mex_runs_down(std::span<const node_t> runs, const edge_t* off, const node_t
 /// of line so that the loop around the fast path stays small.
 class BitsetMex {
  public:
-  template <class Sg>
-  Sg operator()(const node_t* succ, std::size_t d, const Sg* sg) {
+  template <class Sg, class Target>
+  Sg operator()(const Target* succ, std::size_t d, const Sg* sg) {
     return d < Tuning::word_mex_degrees ? mex_word(succ, d, sg) : wide(succ, d, sg);
   }
 
-  template <class Sg>
-  [[gnu::noinline]] Sg wide(const node_t* succ, std::size_t d, const Sg* sg) {
+  template <class Sg, class Target>
+  [[gnu::noinline]] Sg wide(const Target* succ, std::size_t d, const Sg* sg) {
     const std::size_t words = d / 64 + 1;  // bits 0..d
     if (bits_.size() < words) bits_.resize(words, 0);
     for (std::size_t i = 0; i < d; ++i) {

@@ -18,7 +18,8 @@ constexpr sg_t kOnPath = kUnvisited - 1;
 // it leaves the stack, after all its successors left it (post-order is a
 // reverse topological order). One pass, no in-degree array and no queue, and
 // a successor met on the current path is a cycle, found on the spot.
-SgValues serial_sg(const CsrView& g, PhaseTimer* timer) {
+template <class Target>
+SgValues serial_sg(const BasicCsr<Target>& g, PhaseTimer* timer) {
   if (timer) timer->start("dfs + mex");
   Array<sg_t> sg(g.n, kUnvisited);
   StampMex mex(max_degree(g));
@@ -36,7 +37,7 @@ SgValues serial_sg(const CsrView& g, PhaseTimer* timer) {
       const edge_t end = g.offsets[f.node + 1];
       while (f.next < end && sg[g.targets[f.next]] < kOnPath) ++f.next;
       if (f.next < end) {
-        const node_t v = g.targets[f.next++];
+        const auto v = static_cast<node_t>(g.targets[f.next++]);
         if (sg[v] == kOnPath) {
           auto it = std::find_if(path.begin(), path.end(), [v](const Frame& p) { return p.node == v; });
           std::vector<node_t> cycle;
@@ -55,5 +56,8 @@ SgValues serial_sg(const CsrView& g, PhaseTimer* timer) {
   if (timer) timer->stop();
   return SgValues(std::move(sg));
 }
+
+template SgValues serial_sg(const CsrView&, PhaseTimer*);
+template SgValues serial_sg(const WideCsrView&, PhaseTimer*);
 
 }  // namespace grundy

@@ -16,6 +16,7 @@ namespace grundy {
 
 /// SG value of every node. Throws CycleError if the graph is not a DAG.
 /// With a timer, records the phases "topological order" and "mex".
-SgValues serial_sg(const CsrView& graph, PhaseTimer* timer = nullptr);
+template <class Target>
+SgValues serial_sg(const BasicCsr<Target>& graph, PhaseTimer* timer = nullptr);
 
 }  // namespace grundy

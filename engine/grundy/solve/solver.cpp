@@ -45,7 +45,8 @@ std::string describe_verified(std::uint64_t n, std::uint64_t m) {
   return "verified: Boost.Graph baseline + mex rule, " + std::to_string(n) + " nodes, " + std::to_string(m) + " edges";
 }
 
-std::uint64_t planned_solve_bytes(const CsrView& g, Algo algo, bool loopy, bool verify) {
+template <class Target>
+std::uint64_t planned_solve_bytes(const BasicCsr<Target>& g, Algo algo, bool loopy, bool verify) {
   return graph_bytes(g) + (loopy ? loopy_memory_bytes(g.n, g.m) * (verify ? 2 : 1)
                                  : solve_memory_bytes(g.n, g.m, algo, verify));
 }
@@ -77,7 +78,8 @@ std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bo
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-SgValues solve_sg(const CsrView& g, Algo algo, const SolveConfig& config, PhaseTimer* timer,
+template <class Target>
+SgValues solve_sg(const BasicCsr<Target>& g, Algo algo, const SolveConfig& config, PhaseTimer* timer,
                   const StoredLayers& stored) {
   switch (algo) {
     case Algo::serial: return serial_sg(g, timer);
@@ -94,7 +96,8 @@ std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want) {
   return std::nullopt;
 }
 
-std::optional<Mismatch> check_mex_rule(const CsrView& g, const SgValues& sg, const ParallelConfig& pc) {
+template <class Target>
+std::optional<Mismatch> check_mex_rule(const BasicCsr<Target>& g, const SgValues& sg, const ParallelConfig& pc) {
   // The lowest violating node wins, whatever the thread count.
   std::atomic<node_t> first_bad{g.n};
   PerThread<StampMex> mexes([&] { return StampMex(max_degree(g)); });
@@ -119,7 +122,8 @@ std::optional<Mismatch> check_mex_rule(const CsrView& g, const SgValues& sg, con
   return Mismatch{bad, sg[bad], mex_value, "mex rule"};
 }
 
-std::optional<Mismatch> verify_sg(const CsrView& g, const SgValues& sg, const ParallelConfig& pc, PhaseTimer* timer) {
+template <class Target>
+std::optional<Mismatch> verify_sg(const BasicCsr<Target>& g, const SgValues& sg, const ParallelConfig& pc, PhaseTimer* timer) {
   const SgValues want = bgl_sg(g, timer);
   if (timer) timer->start("verify");
   auto bad = compare_sg(sg, want);
@@ -127,5 +131,14 @@ std::optional<Mismatch> verify_sg(const CsrView& g, const SgValues& sg, const Pa
   if (timer) timer->stop();
   return bad;
 }
+
+template SgValues solve_sg(const CsrView&, Algo, const SolveConfig&, PhaseTimer*, const StoredLayers&);
+template SgValues solve_sg(const WideCsrView&, Algo, const SolveConfig&, PhaseTimer*, const StoredLayers&);
+template std::uint64_t planned_solve_bytes(const CsrView&, Algo, bool, bool);
+template std::uint64_t planned_solve_bytes(const WideCsrView&, Algo, bool, bool);
+template std::optional<Mismatch> check_mex_rule(const CsrView&, const SgValues&, const ParallelConfig&);
+template std::optional<Mismatch> check_mex_rule(const WideCsrView&, const SgValues&, const ParallelConfig&);
+template std::optional<Mismatch> verify_sg(const CsrView&, const SgValues&, const ParallelConfig&, PhaseTimer*);
+template std::optional<Mismatch> verify_sg(const WideCsrView&, const SgValues&, const ParallelConfig&, PhaseTimer*);
 
 }  // namespace grundy

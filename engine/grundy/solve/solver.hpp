@@ -31,7 +31,8 @@ std::string_view algo_name(Algo algo);
 /// SG value of every node. `stored` (a layered .gcsr's) lets the level
 /// engine skip layering; the other engines ignore it.
 /// Throws CycleError if the graph is not a DAG.
-SgValues solve_sg(const CsrView& graph, Algo algo, const SolveConfig& config, PhaseTimer* timer = nullptr,
+template <class Target>
+SgValues solve_sg(const BasicCsr<Target>& graph, Algo algo, const SolveConfig& config, PhaseTimer* timer = nullptr,
                   const StoredLayers& stored = {});
 
 /// What solving a graph of n nodes and m edges with `algo` (and verifying
@@ -41,7 +42,8 @@ std::uint64_t solve_memory_bytes(std::uint64_t n, std::uint64_t m, Algo algo, bo
 
 /// What solving `graph` needs in all, for require_memory: its own arrays and
 /// what `algo` (or the loopy engine, whose check runs both engines) adds.
-std::uint64_t planned_solve_bytes(const CsrView& graph, Algo algo, bool loopy, bool verify);
+template <class Target>
+std::uint64_t planned_solve_bytes(const BasicCsr<Target>& graph, Algo algo, bool loopy, bool verify);
 
 /// The first node whose value disagrees, and both values.
 struct Mismatch {
@@ -64,12 +66,14 @@ std::optional<Mismatch> compare_sg(const SgValues& got, const SgValues& want);
 
 /// The first node (lowest id) whose value is not the mex of its successors'
 /// values: a check of every value that needs no second solver. In parallel.
-std::optional<Mismatch> check_mex_rule(const CsrView& graph, const SgValues& sg, const ParallelConfig& pc);
+template <class Target>
+std::optional<Mismatch> check_mex_rule(const BasicCsr<Target>& graph, const SgValues& sg, const ParallelConfig& pc);
 
 /// Checks `sg` twice: node by node against the Boost.Graph baseline, and
 /// locally, that each value is the mex of its successors' values (in
 /// parallel). Returns the first disagreement (lowest node id), if any.
-std::optional<Mismatch> verify_sg(const CsrView& graph, const SgValues& sg, const ParallelConfig& pc,
+template <class Target>
+std::optional<Mismatch> verify_sg(const BasicCsr<Target>& graph, const SgValues& sg, const ParallelConfig& pc,
                                   PhaseTimer* timer = nullptr);
 
 }  // namespace grundy

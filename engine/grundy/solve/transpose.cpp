@@ -8,7 +8,8 @@ namespace grundy {
 // of targets and reads every edge, keeping its own: no atomics, no shared
 // cache lines (atomic increments made two threads slower than one), and
 // each row's predecessors come out in the same order for any thread count.
-Transpose transpose(const CsrView& g, const ParallelConfig& pc) {
+template <class Target>
+Transpose transpose(const BasicCsr<Target>& g, const ParallelConfig& pc) {
   Transpose t;
   t.offsets.assign(std::size_t{g.n} + 1, 0);
   t.sources.resize(g.m);
@@ -31,5 +32,8 @@ Transpose transpose(const CsrView& g, const ParallelConfig& pc) {
   });
   return t;
 }
+
+template Transpose transpose(const CsrView&, const ParallelConfig&);
+template Transpose transpose(const WideCsrView&, const ParallelConfig&);
 
 }  // namespace grundy

@@ -22,6 +22,7 @@ struct Transpose {
   static std::uint64_t bytes(std::uint64_t n, std::uint64_t m) { return (n + 1) * sizeof(edge_t) + m * sizeof(node_t); }
 };
 
-Transpose transpose(const CsrView& graph, const ParallelConfig& pc);
+template <class Target>
+Transpose transpose(const BasicCsr<Target>& graph, const ParallelConfig& pc);
 
 }  // namespace grundy

@@ -68,4 +68,17 @@ inline std::size_t keep_in_range(const node_t* in, std::size_t count, node_t lo,
   return kept;
 }
 
+/// The same for 8-byte ids (a caller's array read in place), narrowed on
+/// the way: a plain branch-free loop.
+inline std::size_t keep_in_range(const std::uint64_t* in, std::size_t count, node_t lo, node_t hi, node_t* out) {
+  const std::uint64_t width = hi - lo;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t v = in[i];
+    out[kept] = static_cast<node_t>(v);
+    kept += static_cast<std::size_t>(v - lo < width);
+  }
+  return kept;
+}
+
 }  // namespace grundy
