@@ -1,8 +1,12 @@
-// grundy solve [FILE|-]: one instance in, "win" or "lose" out.
+// grundy solve [FILE|-]: one instance in, "win" or "lose" out. A client of
+// the public API (grundy/grundy.hpp): the graph is loaded or generated, its
+// values computed and checked, and the answer taken through it; this file
+// adds the command's options, outputs, trials, stats and profile.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -10,18 +14,16 @@
 #include "command.hpp"
 #include "solve_options.hpp"
 #include "bench_inputs.hpp"
+#include "grundy/grundy.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/core/memory_budget.hpp"
 #include "perf_control.hpp"
 #include "phase_progress.hpp"
 #include "profile_report.hpp"
-#include "grundy/formats/game_loader.hpp"
 #include "grundy/formats/loopy_file.hpp"
 #include "grundy/formats/sg_file.hpp"
-#include "grundy/core/cycle.hpp"
 #include "grundy/core/game.hpp"
 #include "grundy/core/input_error.hpp"
-#include "grundy/io/mapped_file.hpp"
 #include "grundy/io/output_file.hpp"
 #include "grundy/primitives/traced_workers.hpp"
 #include "grundy/solve/loopy_solver.hpp"
@@ -36,10 +38,35 @@ std::string seconds_text(double s) {
   return buf;
 }
 
-SgValues planted(SgValues sg, std::int64_t node) {
-  if (node < 0 || static_cast<std::uint64_t>(node) >= sg.size()) return sg;
-  sg.visit([&](auto values) { values[static_cast<std::size_t>(node)] ^= 1; });
-  return sg;
+// The engine's values, viewed as the output writers take them.
+SgSpan span_of(const Values& v) {
+  if (v.width() == 16) return std::span<const std::uint16_t>(static_cast<const std::uint16_t*>(v.data()), v.size());
+  return std::span<const std::uint32_t>(static_cast<const std::uint32_t*>(v.data()), v.size());
+}
+
+// --plant-error (a testing hook, for --verify to catch): flips one value in
+// the array the engine made for this process.
+void plant_error(const Values& v, std::int64_t node) {
+  if (node < 0 || static_cast<std::uint64_t>(node) >= v.size()) return;
+  std::visit([&](auto s) { const_cast<std::remove_const_t<typename decltype(s)::element_type>&>(s[node]) ^= 1; },
+             span_of(v));
+}
+
+// The graph's CSR and tokens as the engine's own views, for the parts of
+// the command the API does not cover (--loopy's stages and outcomes, the
+// profile's facts): the Graph's public arrays, not copied.
+GameView game_view(const Graph& g) {
+  return {CsrView{g.nodes(), g.edges(), g.offsets().data(), g.targets().data()}, g.tokens()};
+}
+
+Engine engine_of(const std::string& algo) {
+  switch (parse_algo(algo)) {
+    case Algo::automatic: return Engine::automatic;
+    case Algo::level: return Engine::level;
+    case Algo::serial: return Engine::serial;
+    case Algo::bgl: return Engine::bgl;
+  }
+  return Engine::automatic;
 }
 
 // Every output file is opened before the work starts, so that a bad path
@@ -106,15 +133,17 @@ void print_loopy_stats(const PhaseTimer& timer, const LoopyStats& st, const CsrV
 
 // --loopy: a digraph with cycles, decided by generalized SG values (or, with
 // --loopy=outcome, by the retrograde outcomes of a single token).
-int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::string& name, const ParallelConfig& pc,
+int solve_with_cycles(const SolveOptions& o, const Graph& loaded, const std::string& name, const ParallelConfig& pc,
                       SolveOutputs& outputs, PhaseTimer& timer, PhaseProgress& progress) {
-  const CsrView graph = game.view.graph;
+  const GameView game = game_view(loaded);
+  const std::span<const node_t> original_ids = loaded.original_ids();
+  const CsrView graph = game.graph;
   const bool outcome_only = o.loopy == "outcome";
-  if (outcome_only) require_single_token(game.view, name);
+  if (outcome_only) require_single_token(game, name);
   require_memory(planned_solve_bytes(graph, Algo::automatic, true, o.verify), name,
                  std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --loopy" +
                      (o.verify ? " --verify" : ""));
-  const auto user = [&](node_t u) { return std::uint64_t{game.user_id(u)} + 1; };
+  const auto user = [&](node_t u) { return user_number(original_ids, u); };
   LoopyValues values;
   Outcomes outcomes;
   LoopyStats stats;
@@ -152,27 +181,27 @@ int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::
   Outcome verdict = Outcome::lose;
   std::optional<UserMove> move;
   if (outcome_only) {
-    const SingleTokenAnswer a = single_token_answer(game.view, outcomes, true, game.original_ids);
+    const SingleTokenAnswer a = single_token_answer(game, outcomes, true, original_ids);
     verdict = a.outcome;
     move = a.move;
   } else {
-    verdict = loopy_verdict(game.view, values).outcome;
-    move = loopy_user_move(game.view, values, game.original_ids);
+    verdict = loopy_verdict(game, values).outcome;
+    move = loopy_user_move(game, values, original_ids);
   }
   OutputFile out("-");
   std::uint64_t shortened = 0;
   // Files first: a failure there leaves stdout empty.
-  const auto write_values = [&](OutputFile& f) { shortened = write_loopy_values(f, graph, values, game.original_ids); };
+  const auto write_values = [&](OutputFile& f) { shortened = write_loopy_values(f, graph, values, original_ids); };
   const auto write_letters = [&](OutputFile& f) {
     if (outcome_only) {
-      write_outcomes(f, outcomes.of, game.original_ids);
+      write_outcomes(f, outcomes.of, original_ids);
       return;
     }
     Array<Outcome> of(graph.n);
     for_range(pc, 0, graph.n, [&](std::size_t b, std::size_t e) {
       for (std::size_t u = b; u < e; ++u) of[u] = node_outcome(graph, values, static_cast<node_t>(u));
     });
-    write_outcomes(f, of, game.original_ids);
+    write_outcomes(f, of, original_ids);
   };
   if (outputs.sg) publish(outputs.sg, o.sg_out, out, write_values);
   if (outputs.outcomes) publish(outputs.outcomes, o.outcome_out, out, write_letters);
@@ -189,13 +218,41 @@ int solve_with_cycles(const SolveOptions& o, const LoadedGame& game, const std::
 }
 
 // --gen SPEC: the game grundy gen would write, made in memory.
-LoadedGame generated_game(const std::string& spec, const ParallelConfig& pc, PhaseTimer& timer) {
+Graph generated_graph(const std::string& spec, unsigned threads, PhaseTimer& timer) {
   timer.start("generate");
-  LoadedGame game;
-  game.owned = generate(parse_solve_gen(spec).spec, pc);
-  game.view = game.owned.view();
+  const GenSpec g = parse_solve_gen(spec).spec;
+  Graph graph = Graph::generate(std::string(shape_name(g.shape)), g.nodes, g.edges, g.tokens, g.seed, g.layers, threads,
+                                gen_name(spec));
   timer.stop();
-  return game;
+  return graph;
+}
+
+// The input's size for the progress line: a regular file's, else 0 (a
+// stream's is known only once it is read).
+std::uint64_t input_bytes(const SolveOptions& o) {
+  if (!o.gen.empty() || o.input == "-") return 0;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(o.input, ec);
+  return ec ? 0 : size;
+}
+
+// The SG values, --trials times (the input loaded once): a line each and
+// the average; the values of the last are the answer, and the last alone
+// is timed into `timer`.
+Values trial_values(const Graph& graph, const SolveOptions& o, Options api, PhaseTimer& timer) {
+  std::optional<Values> sg;
+  double total = 0;
+  for (std::size_t trial = 0; trial < o.trials; ++trial) {
+    api.observer = trial + 1 == o.trials ? &timer : nullptr;
+    const auto start = std::chrono::steady_clock::now();
+    sg = grundy::sg(graph, api);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total += seconds;
+    if (o.trials > 1) report_line("Trial Time:", seconds_text(seconds));
+  }
+  if (o.trials > 1) report_line("Average Time:", seconds_text(total / static_cast<double>(o.trials)));
+  plant_error(*sg, o.plant_error);
+  return *sg;
 }
 
 int solve(const SolveOptions& o) {
@@ -210,73 +267,62 @@ int solve(const SolveOptions& o) {
   std::optional<trace::Recorder> recorder;
   if (!o.profile.empty() || o.stats || !o.stats_json.empty()) recorder.emplace().start();
   const TracedWorkers workers;
-  PhaseTimer timer;
+  PhaseTimer timer;  // the engine's own observer: phases, layering's parts, the mex steps
   timer.log_layers = recorder.has_value();
-  timer.start("map input");
   if (o.gen.empty() && o.input == "-" && ::isatty(STDIN_FILENO) == 1 && !quiet())
     std::fprintf(stderr, "grundy: solve: reading an instance from standard input (the terminal); end it with Ctrl-D\n");
-  std::optional<MappedFile> in;
-  if (o.gen.empty()) in.emplace(o.input);
-  const std::string name = o.gen.empty() ? in->name() : gen_name(o.gen);
   // (Not with --trials: its lines are the measurement.)
-  PhaseProgress progress("solve", o.trials > 1 || !in ? 0 : in->bytes().size(), timer);
-  const LoadedGame game =
-      in ? load_game(in->bytes(), in->name(), pc, &timer, !o.loopy.empty()) : generated_game(o.gen, pc, timer);
-  if (!o.loopy.empty()) return solve_with_cycles(o, game, name, pc, outputs, timer, progress);
-  const CsrView graph = game.view.graph;
-  require_memory(planned_solve_bytes(graph, parse_algo(o.algo), false, o.verify), name,
-                 std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --algo " + o.algo +
-                     (o.verify ? " --verify" : ""));
-  // --trials N: the solve N times (the input loaded once), a line each and
-  // the average; the values of the last are the answer.
-  SgValues sg;
-  double trial_total = 0;
+  PhaseProgress progress("solve", o.trials > 1 ? 0 : input_bytes(o), timer);
+  Options api{.engine = engine_of(o.algo), .threads = pc.threads, .loopy = !o.loopy.empty(), .observer = &timer};
+  const Graph graph = o.gen.empty() ? Graph::load(o.input, api) : generated_graph(o.gen, pc.threads, timer);
+  const std::string name = o.gen.empty() ? graph.name() : gen_name(o.gen);
+  if (!o.loopy.empty()) return solve_with_cycles(o, graph, name, pc, outputs, timer, progress);
+  const GameView game = game_view(graph);
+  require_memory(planned_solve_bytes(game.graph, parse_algo(o.algo), false, o.verify), name,
+                 std::to_string(graph.nodes()) + " nodes and " + std::to_string(graph.edges()) + " edges with --algo " +
+                     o.algo + (o.verify ? " --verify" : ""));
   if (perf) perf->enable();
-  for (std::size_t trial = 0; trial < o.trials; ++trial) {
-    const auto start = std::chrono::steady_clock::now();
-    sg = naming_cycles(name, [&] {
-      return planted(solve_sg(graph, parse_algo(o.algo), pc, trial + 1 == o.trials ? &timer : nullptr, game.layers),
-                     o.plant_error);
-    });
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    trial_total += seconds;
-    if (o.trials > 1) report_line("Trial Time:", seconds_text(seconds));
-  }
+  const Values sg = trial_values(graph, o, api, timer);
   if (perf) perf->disable();
-  if (o.trials > 1) report_line("Average Time:", seconds_text(trial_total / static_cast<double>(o.trials)));
   if (o.verify) {
-    const auto bad = verify_sg(graph, sg, pc, &timer);
-    progress.finish();
-    if (bad) {
-      const std::string why = describe_mismatch(*bad, std::uint64_t{game.user_id(bad->node)} + 1);
+    std::string checked;
+    try {
+      checked = grundy::verify(graph, sg, api);
+    } catch (const Error& e) {
+      progress.finish();
       report_line("Verification:", "FAIL");
-      std::fprintf(stderr, "grundy: %s: %s\n", name.c_str(), why.c_str());
+      std::fprintf(stderr, "grundy: %s\n", e.what());
       return kMismatch;
     }
-    report_line("Verification:", "PASS (" + describe_verified(graph.n, graph.m) + ")");
+    progress.finish();
+    report_line("Verification:", "PASS (" + checked + ")");
   }
   progress.finish();
   timer.start("xor");
-  const sg_t total = nim_sum(sg, game.view.tokens);
+  const Answer answer = grundy::solve(graph, sg, graph.tokens());
   timer.stop();
 
   // Every file is published before anything reaches stdout, so a failure
   // there leaves stdout empty, as every error must.
   const SgFileFormat sg_format = sg_file_format(o.sg_format, o.sg_out);
-  const auto write_sg = [&](OutputFile& f) { write_sg_file(f, sg, game.original_ids, sg_format); };
+  const auto write_sg = [&](OutputFile& f) { write_sg_file(f, span_of(sg), graph.original_ids(), sg_format); };
   if (outputs.sg) {
     write_sg(*outputs.sg);
     outputs.sg->commit();
   }
   if (recorder) recorder->stop();
-  const ProfileFacts facts{"solve", name, o.algo, pc.threads, graph, recorder ? MexPaths::of(graph) : MexPaths{}};
+  const ProfileFacts facts{"solve", name, o.algo, pc.threads, game.graph, recorder ? MexPaths::of(game.graph) : MexPaths{}};
   std::optional<RunStats> stats;
   if (o.stats || outputs.stats_json) stats = analyze(timer, &*recorder, facts);
   if (outputs.stats_json) write_stats_json(*outputs.stats_json, *stats, facts);
   if (outputs.profile) write_profile(*outputs.profile, &timer, *recorder, facts);
   OutputFile out("-");
-  out.write(total != 0 ? "win\n" : "lose\n");
-  if (o.move) out.write(move_line(game.view, sg, game.original_ids) + "\n");
+  out.write(answer.verdict == Verdict::win ? "win\n" : "lose\n");
+  if (o.move) {
+    std::optional<UserMove> move;
+    if (answer.move) move = user_move_of({answer.move->token, answer.move->from, answer.move->to}, graph.original_ids());
+    out.write(move_text(move) + "\n");
+  }
   if (!o.sg_out.empty() && names_stdout(o.sg_out)) write_sg(out);
   out.commit();
   if (o.stats) print_stats(*stats, facts);

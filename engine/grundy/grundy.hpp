@@ -33,6 +33,19 @@ class Error : public std::runtime_error {
 /// The engine for DAGs (as `--algo`): automatic is the parallel level engine.
 enum class Engine { automatic, level, serial, bgl };
 
+/// Told of the engine's phases as they start and end ("map input", "parse",
+/// "layering", "mex", "bgl build", "verify", ...): for a progress line or
+/// timings of one's own (Options::observer). Called from the thread that
+/// runs the call.
+/// The grundy command's own observer is the engine's phase timer, which is
+/// told more: layering's parts and each mex step.
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void phase_started(const std::string& name) { (void)name; }
+  virtual void phase_finished(const std::string& name, double seconds) { (void)name, (void)seconds; }
+};
+
 struct Options {
   Engine engine = Engine::automatic;
   unsigned threads = 0;  ///< 0: every core
@@ -43,6 +56,8 @@ struct Options {
   /// Boost.Graph baseline and the mex rule (DAG), or Fraenkel's conditions
   /// and the outcome engine (loopy). A wrong value throws Error.
   bool verify = false;
+  /// Told of each phase of the call (load, sg, verify); none by default.
+  Observer* observer = nullptr;
 };
 
 /// A directed graph in CSR form with 0-based ids: the successors of u are
@@ -80,10 +95,14 @@ class Graph {
   /// A layered .gcsr is the graph as stored, renumbered by layers (ids,
   /// tokens and values alike): original_ids() maps its ids to the user's.
   static Graph load(const std::string& path, bool self_loops = false);
+  /// The same on options.threads threads, self-loops allowed with
+  /// options.loopy, the phases told to options.observer.
+  static Graph load(const std::string& path, const Options& options);
   /// A generated graph, as `grundy gen --shape SHAPE -n nodes -m edges -k
-  /// tokens -s seed --layers layers` makes it (the same bytes).
+  /// tokens -s seed --layers layers` makes it (the same bytes). Errors name
+  /// it `name`, by default "gen:SHAPE".
   static Graph generate(const std::string& shape, std::uint64_t nodes, std::uint64_t edges, std::uint64_t tokens = 10,
-                        std::uint64_t seed = 1, std::uint64_t layers = 8, unsigned threads = 0);
+                        std::uint64_t seed = 1, std::uint64_t layers = 8, unsigned threads = 0, std::string name = "");
 
   std::uint32_t nodes() const;
   std::uint64_t edges() const;

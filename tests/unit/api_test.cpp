@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "grundy/grundy.hpp"
+#include "grundy/core/phase_timer.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/solve/serial_solver.hpp"
 #include "run_process.hpp"
@@ -108,6 +109,35 @@ TEST(Api, SixtyFourBitIdsPastTheCache) {
       EXPECT_EQ(grundy::sg(wide, o).to_vector(), grundy::sg(g, o).to_vector()) << shape << " " << threads;
     }
   }
+}
+
+// Options::observer hears every phase of load, sg and verify, each start
+// matched by its end, in order; the engine's own PhaseTimer (the grundy
+// command's observer) records them directly.
+TEST(Api, AnObserverHearsEachPhaseStartAndEnd) {
+  struct Log : grundy::Observer {
+    std::vector<std::string> events;
+    void phase_started(const std::string& name) override { events.push_back("+" + name); }
+    void phase_finished(const std::string& name, double seconds) override {
+      events.push_back("-" + name);
+      EXPECT_GE(seconds, 0.0);
+    }
+  } log;
+  const std::string path = testing::TempDir() + "observer.txt";
+  std::ofstream(path) << "4 4 2\n1 2\n2 3\n1 3\n3 4\n1 4\n";
+  const grundy::Options o{.threads = 2, .observer = &log};
+  const grundy::Graph g = grundy::Graph::load(path, o);
+  grundy::verify(g, grundy::sg(g, o), o);
+  const std::vector<std::string> want{"+map input", "-map input", "+parse", "-parse", "+build CSR", "-build CSR",
+                                      "+layering", "-layering", "+mex", "-mex", "+bgl build", "-bgl build",
+                                      "+bgl topological sort", "-bgl topological sort", "+bgl mex", "-bgl mex",
+                                      "+verify", "-verify"};
+  EXPECT_EQ(log.events, want);
+  grundy::PhaseTimer timer;
+  grundy::sg(g, {.observer = &timer});
+  ASSERT_EQ(timer.phases().size(), 2u);
+  EXPECT_EQ(timer.phases()[0].name, "layering");
+  EXPECT_GT(timer.layering_parts.count + timer.layering_parts.rounds, 0.0) << "the engine's own record, not a relay";
 }
 
 // Options::verify and verify(): right values pass on every engine, thread

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <thread>
 #include <variant>
 
@@ -13,6 +14,7 @@
 #include "grundy/core/input_error.hpp"
 #include "grundy/core/loopy.hpp"
 #include "grundy/core/memory_budget.hpp"
+#include "grundy/core/phase_timer.hpp"
 #include "grundy/formats/game_loader.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/io/mapped_file.hpp"
@@ -72,7 +74,27 @@ decltype(auto) translating(const std::string& name, F&& f) {
 template <class F>
 decltype(auto) with_threads(unsigned threads, F&& f) {
   if (threads == 0) return f(ParallelConfig{std::max(1u, std::thread::hardware_concurrency())});
+  // Already in an arena of that size (the grundy command's): none of our own.
+  if (static_cast<int>(threads) == tbb::this_task_arena::max_concurrency()) return f(ParallelConfig{threads});
   return in_arena(threads, [&] { return f(ParallelConfig{threads}); });
+}
+
+// The timer the engine records into for options.observer: the observer
+// itself when it is the engine's PhaseTimer (the CLI's), else `own`, which
+// tells the observer of each phase; null without an observer.
+PhaseTimer* timer_for(const Options& o, std::optional<PhaseTimer>& own) {
+  if (o.observer == nullptr) return nullptr;
+  if (auto* timer = dynamic_cast<PhaseTimer*>(o.observer)) return timer;
+  own.emplace();
+  Observer* const observer = o.observer;
+  own->on_start = [observer](const std::string& name) { observer->phase_started(name); };
+  own->on_stop = [observer](const PhaseTimer::Phase& p) { observer->phase_finished(p.name, p.seconds); };
+  return &*own;
+}
+
+// Ends the call's last phase, so that the observer hears of it.
+void end_phases(PhaseTimer* timer) {
+  if (timer) timer->stop();
 }
 
 Algo algo_of(Engine e) {
@@ -202,14 +224,20 @@ Graph Graph::from_edges(std::uint32_t n, std::span<const std::pair<std::uint32_t
   return Graph(owning("<edges>", std::move(game)));
 }
 
-Graph Graph::load(const std::string& path, bool self_loops) {
+Graph Graph::load(const std::string& path, bool self_loops) { return load(path, Options{.loopy = self_loops}); }
+
+Graph Graph::load(const std::string& path, const Options& options) {
+  std::optional<PhaseTimer> own;
+  PhaseTimer* const timer = timer_for(options, own);
   return translating(path, [&] {
     auto s = std::make_shared<State>();
+    if (timer) timer->start("map input");
     s->file = std::make_unique<MappedFile>(path);
     s->name = s->file->name();
-    s->loaded = with_threads(0, [&](const ParallelConfig& pc) {
-      return load_game(s->file->bytes(), s->name, pc, nullptr, self_loops);
+    s->loaded = with_threads(options.threads, [&](const ParallelConfig& pc) {
+      return load_game(s->file->bytes(), s->name, pc, timer, options.loopy);
     });
+    end_phases(timer);
     // A parsed text's arrays moved with the game: view them where they are now.
     if (std::string_view(s->loaded.format) != "gcsr") s->loaded.view = s->loaded.owned.view();
     s->view = s->loaded.view.graph;
@@ -220,11 +248,11 @@ Graph Graph::load(const std::string& path, bool self_loops) {
 }
 
 Graph Graph::generate(const std::string& shape, std::uint64_t nodes, std::uint64_t edges, std::uint64_t tokens,
-                      std::uint64_t seed, std::uint64_t layers, unsigned threads) {
+                      std::uint64_t seed, std::uint64_t layers, unsigned threads, std::string name) {
   return translating("<gen>", [&] {
     const GenSpec spec{parse_shape(shape), nodes, edges, tokens, seed, layers};
     OwnedGame game = with_threads(threads, [&](const ParallelConfig& pc) { return grundy::generate(spec, pc); });
-    return Graph(owning("gen:" + shape, std::move(game)));
+    return Graph(owning(name.empty() ? "gen:" + shape : std::move(name), std::move(game)));
   });
 }
 
@@ -291,15 +319,19 @@ void require_solve_memory(const Graph::State& g, const Options& o) {
 
 // Checks the values on pc's threads: what was checked, or an Error naming
 // the first wrong node as the user numbers it.
-std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc) {
+std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc, PhaseTimer* timer) {
   const auto user = [&](node_t u) { return user_number(g.original_ids, u); };
   return on_view(g, [&](const auto& view) {
     if (const auto* lv = std::get_if<LoopyValues>(&values.values)) {
+      if (timer) timer->start("verify");
       const std::string why = verify_loopy(view, *lv, solve_outcomes(view, pc).of, pc, user);
+      end_phases(timer);
       if (!why.empty()) throw Error(g.name + ": " + why);
       return describe_loopy_verified(view.n, view.m);
     }
-    if (const auto bad = verify_sg(view, std::get<SgValues>(values.values), pc))
+    const auto bad = verify_sg(view, std::get<SgValues>(values.values), pc, timer);
+    end_phases(timer);
+    if (bad)
       throw Error(g.name + ": " + describe_mismatch(*bad, user(bad->node)));
     return describe_verified(view.n, view.m);
   });
@@ -309,18 +341,21 @@ std::string checked(const Graph::State& g, const Values::State& values, const Pa
 
 Values sg(const Graph& graph, const Options& options) {
   const Graph::State& g = graph.state();
+  std::optional<PhaseTimer> own;
+  PhaseTimer* const timer = timer_for(options, own);
   return translating(g.name, [&] {
     require_solve_memory(g, options);
     auto state = std::make_shared<Values::State>();
     with_threads(options.threads, [&](const ParallelConfig& pc) {
       on_view(g, [&](const auto& view) {
         if (options.loopy) {
-          state->values = solve_loopy(view, pc);
+          state->values = solve_loopy(view, pc, timer);
         } else {
-          state->values = solve_sg(view, algo_of(options.engine), pc, nullptr, g.loaded.layers);
+          state->values = solve_sg(view, algo_of(options.engine), pc, timer, g.loaded.layers);
         }
       });
-      if (options.verify) checked(g, *state, pc);
+      end_phases(timer);
+      if (options.verify) checked(g, *state, pc, timer);
       return 0;
     });
     return Values(std::move(state));
@@ -330,8 +365,10 @@ Values sg(const Graph& graph, const Options& options) {
 std::string verify(const Graph& graph, const Values& values, const Options& options) {
   const Graph::State& g = graph.state();
   check_same_graph(g, values);
+  std::optional<PhaseTimer> own;
+  PhaseTimer* const timer = timer_for(options, own);
   return translating(g.name, [&] {
-    return with_threads(options.threads, [&](const ParallelConfig& pc) { return checked(g, values.state(), pc); });
+    return with_threads(options.threads, [&](const ParallelConfig& pc) { return checked(g, values.state(), pc, timer); });
   });
 }
 

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "grundy/grundy.hpp"
+
 namespace grundy {
 
 /// Where the level engine's layering spent its time, filled when the run is
@@ -33,7 +35,10 @@ struct LayerStat {
   double start = 0, seconds = 0;  ///< start: seconds since the timer was made
 };
 
-class PhaseTimer {
+/// The engine's own Observer (grundy.hpp): the API hands it to the engine,
+/// which records into it directly; any other observer hears of the phases
+/// through one of these (on_start, on_stop).
+class PhaseTimer : public Observer {
  public:
   using clock = std::chrono::steady_clock;
 
@@ -56,6 +61,7 @@ class PhaseTimer {
     const auto now = clock::now();
     phases_.push_back({std::move(current_), since(began_), std::chrono::duration<double>(now - began_).count()});
     current_.clear();
+    if (on_stop) on_stop(phases_.back());
   }
   /// Every finished phase, in order.
   const std::vector<Phase>& phases() const { return phases_; }
@@ -64,6 +70,8 @@ class PhaseTimer {
 
   /// Called with each phase's name as it starts (a progress line's hook).
   std::function<void(const std::string&)> on_start;
+  /// Called with each phase as it ends.
+  std::function<void(const Phase&)> on_stop;
 
   /// Per-layer records: the level engine fills `layers` when this is set
   /// (it costs a clock read and an offsets pass per layer group).

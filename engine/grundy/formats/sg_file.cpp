@@ -64,8 +64,8 @@ std::string npy_header(std::size_t count, unsigned bytes) {
   return h + dict;
 }
 
-void write_sg_file(OutputFile& out, const SgValues& sg, std::span<const node_t> original_ids, SgFileFormat format) {
-  sg.visit([&](auto stored) {
+void write_sg_file(OutputFile& out, SgSpan sg, std::span<const node_t> original_ids, SgFileFormat format) {
+  std::visit([&](auto stored) {
     using In = std::remove_const_t<typename decltype(stored)::element_type>;
     std::span<const In> values(stored.data(), stored.size());
     // By the user's ids: a renumbered file's values are scattered back first.
@@ -81,7 +81,7 @@ void write_sg_file(OutputFile& out, const SgValues& sg, std::span<const node_t> 
       case SgFileFormat::u32: return write_binary<std::uint32_t>(out, values);
       case SgFileFormat::npy: out.write(npy_header(values.size(), sizeof(In))); return write_binary<In>(out, values);
     }
-  });
+  }, sg);
 }
 
 }  // namespace grundy

@@ -30,6 +30,6 @@ std::string npy_header(std::size_t count, unsigned bytes);
 /// Writes `sg` in `format`, node 1..N in the user's numbering (`original_ids`
 /// maps a stored id to the user's, empty when the same). Throws InputError
 /// when a value does not fit u16 (naming the node and the way out).
-void write_sg_file(OutputFile& out, const SgValues& sg, std::span<const node_t> original_ids, SgFileFormat format);
+void write_sg_file(OutputFile& out, SgSpan sg, std::span<const node_t> original_ids, SgFileFormat format);
 
 }  // namespace grundy
