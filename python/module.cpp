@@ -202,10 +202,20 @@ PYBIND11_MODULE(_grundy, m) {
         py::list out;
         for (const auto& r : rs) {
           py::dict d;
+          const auto known = [](bool k, std::uint64_t v) { return k ? py::object(py::int_(v)) : py::none(); };
           d["name"] = r.name;
+          d["path"] = r.path;
+          d["index"] = known(r.index != 0, r.index);
+          d["line"] = known(r.line != 0, r.line);
           d["verdict"] = r.verdict ? py::object(py::str(grundy::verdict_word(*r.verdict))) : py::none();
           d["error"] = r.error.empty() ? py::none() : py::object(py::str(r.error));
+          d["mismatch"] = r.mismatch;
           d["xor"] = r.nim_sum;
+          d["n"] = known(r.parsed, r.nodes);
+          d["m"] = known(r.parsed, r.edges);
+          d["k"] = known(r.parsed, r.tokens);
+          d["depth"] = known(r.depth.has_value(), r.depth.value_or(0));
+          d["microseconds"] = r.microseconds;
           d["move"] = move_of(r.move);
           out.append(d);
         }

@@ -1,4 +1,6 @@
-// grundy batch PATH...: thousands of instances in one process.
+// grundy batch PATH...: thousands of instances in one process (or across
+// grundy-mpi's ranks). A client of the public API's grundy::batch: this file
+// adds the options, the lines (text or JSON), progress and the summary.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -9,7 +11,9 @@
 #include "command.hpp"
 #include "grundy/primitives/traced_workers.hpp"
 #include "profile_report.hpp"
-#include "grundy/jobs/batch.hpp"
+#include "grundy/core/game.hpp"
+#include "grundy/grundy.hpp"
+#include "grundy/solve/loopy_solver.hpp"
 #include "grundy/io/output_file.hpp"
 #include "json.hpp"
 #include "grundy/solve/solver.hpp"
@@ -30,15 +34,15 @@ struct BatchCliOptions {
   std::size_t stream_window = 0;  // hidden: a stream's window in bytes (tests use tiny ones)
 };
 
-const char* verdict(InstanceResult::Status s) {
-  switch (s) {
-    case InstanceResult::Status::win: return "win";
-    case InstanceResult::Status::lose: return "lose";
-    case InstanceResult::Status::draw: return "draw";
-    case InstanceResult::Status::error: return "error";
-    case InstanceResult::Status::mismatch: return "mismatch";
-  }
-  return "?";
+const char* verdict(const BatchResult& r) {
+  if (r.verdict) return verdict_word(*r.verdict);
+  return r.mismatch ? "mismatch" : "error";
+}
+
+// A winning move as the lines give it: 1-based, as the user numbers nodes.
+std::optional<UserMove> user_move(const BatchResult& r) {
+  if (!r.move) return std::nullopt;
+  return UserMove{r.move->token + 1, std::uint64_t{r.move->from} + 1, std::uint64_t{r.move->to} + 1};
 }
 
 // A name on a text line: a tab, a line end or a backslash in it would
@@ -63,30 +67,31 @@ std::string escaped_name(const std::string& name) {
   return out;
 }
 
-std::string text_line(const InstanceResult& r, bool with_move) {
-  std::string line = escaped_name(r.name) + "\t" + verdict(r.status);
-  if (!r.message.empty()) line += "\t" + r.message;
-  if (with_move && r.message.empty() && r.solved) line += "\t" + move_text(r.move);
+std::string text_line(const BatchResult& r, bool with_move) {
+  std::string line = escaped_name(r.name) + "\t" + verdict(r);
+  if (!r.error.empty()) line += "\t" + r.error;
+  if (with_move && r.error.empty() && r.solved) line += "\t" + move_text(user_move(r));
   return line + "\n";
 }
 
 // A JSON line: every field present, null where the instance did not get
 // that far; a name that is not UTF-8 gets its bytes in hex as well.
-std::string json_line(const InstanceResult& r, bool with_move) {
+std::string json_line(const BatchResult& r, bool with_move) {
   const auto number = [](bool known, std::uint64_t v) { return known ? std::to_string(v) : std::string("null"); };
   std::string line = "{\"name\": " + json_string(r.name) + ", \"path\": " + json_string(r.path);
   if (!valid_utf8(r.path)) line += ", \"path_hex\": " + json_string(hex_bytes(r.path));
   line += ", \"index\": " + number(r.index != 0, r.index) + ", \"line\": " + number(r.line != 0, r.line) +
-          ", \"verdict\": \"" + verdict(r.status) + "\", \"xor\": " + number(r.solved, r.nim_sum) +
-          ", \"n\": " + number(r.parsed, r.n) + ", \"m\": " + number(r.parsed, r.m) +
-          ", \"k\": " + number(r.parsed, r.k) + ", \"depth\": " + number(r.solved && r.depth != InstanceResult::kNoDepth, r.depth) +
+          ", \"verdict\": \"" + verdict(r) + "\", \"xor\": " + number(r.solved, r.nim_sum) +
+          ", \"n\": " + number(r.parsed, r.nodes) + ", \"m\": " + number(r.parsed, r.edges) +
+          ", \"k\": " + number(r.parsed, r.tokens) + ", \"depth\": " + number(r.depth.has_value(), r.depth.value_or(0)) +
           ", \"microseconds\": " + json_number(r.microseconds) +
-          ", \"error\": " + (r.message.empty() ? std::string("null") : json_string(r.message));
+          ", \"error\": " + (r.error.empty() ? std::string("null") : json_string(r.error));
   if (with_move) {
+    const std::optional<UserMove> m = user_move(r);
     line += ", \"move\": ";
-    line += r.move ? "{\"token\": " + std::to_string(r.move->token) + ", \"from\": " + std::to_string(r.move->from) +
-                         ", \"to\": " + std::to_string(r.move->to) + "}"
-                   : std::string("null");
+    line += m ? "{\"token\": " + std::to_string(m->token) + ", \"from\": " + std::to_string(m->from) +
+                    ", \"to\": " + std::to_string(m->to) + "}"
+              : std::string("null");
   }
   return line + "}\n";
 }
@@ -110,35 +115,36 @@ int run_batch_command(const BatchCliOptions& o) {
     recorder.emplace(300000, false).start();
   }
   const TracedWorkers workers;
-  BatchOptions options;
-  options.pc = {resolve_threads(o.threads)};
-  options.verify = o.verify;
-  options.move = o.move;
-  options.algo = parse_algo(o.algo);
-  options.loopy = parse_loopy_mode(o.loopy);
-  if (options.loopy != LoopyMode::off && o.algo != "auto")
+  const Options api{.engine = engine_named(o.algo), .threads = resolve_threads(o.threads), .loopy = !o.loopy.empty(),
+                    .verify = o.verify};
+  const LoopyMode loopy = parse_loopy_mode(o.loopy);
+  if (loopy != LoopyMode::off && o.algo != "auto")
     throw UsageError("--loopy has its own engine; --algo " + o.algo + " solves DAGs only");
-  if (o.stream_window > 0) options.stream_window = o.stream_window;
-  std::vector<std::string> empty_folders;
-  const std::vector<BatchInput> inputs = expand_batch_inputs(o.inputs, &empty_folders);
   const Distribution& where = distribution();
-  for (const auto& folder : where.leads ? empty_folders : std::vector<std::string>{})
-    std::fprintf(stderr, "grundy: batch: warning: %s holds no instance files (*.in, *.txt, *.gcsr, *.el)\n",
-                 escaped_name(folder).c_str());
   Progress progress("batch");
   // Lines leave as their instances finish (in input order), one write per
   // chunk of instances, so a long batch or a pipe shows its results at once.
   OutputFile out("-");
   std::string lines;
-  const BatchCounts counts = where.batch(
-      inputs, options, [&](const InstanceResult& r) { lines += o.json ? json_line(r, o.move) : text_line(r, o.move); },
-      [&](const BatchCounts& so_far, std::uint64_t total_bytes) {
-        out.write(lines);
-        out.flush_now();
-        lines.clear();
-        progress.update(so_far.bytes_done, total_bytes,
-                        {grouped(so_far.instances) + " instances", grouped(so_far.errors) + " errors"}, "B");
-      });
+  BatchSettings settings;
+  settings.moves = o.move;
+  settings.outcome_only = loopy == LoopyMode::outcome;
+  settings.stream_window = o.stream_window;
+  settings.empty_folder = [&](const std::string& folder) {
+    if (where.leads)
+      std::fprintf(stderr, "grundy: batch: warning: %s holds no instance files (*.in, *.txt, *.gcsr, *.el)\n",
+                   escaped_name(folder).c_str());
+  };
+  settings.progress = [&](const BatchTotals& so_far) {
+    out.write(lines);
+    out.flush_now();
+    lines.clear();
+    progress.update(so_far.bytes_read, so_far.total_bytes,
+                    {grouped(so_far.instances) + " instances", grouped(so_far.errors) + " errors"}, "B");
+  };
+  const BatchTotals counts = where.batch(
+      o.inputs, api, [&](const BatchResult& r) { lines += o.json ? json_line(r, o.move) : text_line(r, o.move); },
+      settings);
   out.write(lines);
   out.commit();
   progress.finish();
@@ -146,7 +152,7 @@ int run_batch_command(const BatchCliOptions& o) {
     recorder->stop();
     std::string names;
     for (const auto& in : o.inputs) names += (names.empty() ? "" : " ") + in;
-    write_profile(*profile_out, nullptr, *recorder, {"batch", names, o.algo, options.pc.threads, {}});
+    write_profile(*profile_out, nullptr, *recorder, {"batch", names, o.algo, api.threads, {}});
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!quiet()) {
@@ -156,18 +162,18 @@ int run_batch_command(const BatchCliOptions& o) {
         "(%.0f instances/s, %.1f MB/s, %s%u threads, %llu MiB peak%s)\n",
         static_cast<unsigned long long>(counts.instances), counts.instances == 1 ? "" : "s",
         static_cast<unsigned long long>(counts.wins), static_cast<unsigned long long>(counts.losses),
-        options.loopy != LoopyMode::off ? (", " + std::to_string(counts.draws) + " draw").c_str() : "",
+        loopy != LoopyMode::off ? (", " + std::to_string(counts.draws) + " draw").c_str() : "",
         static_cast<unsigned long long>(counts.errors),
         counts.mismatches ? (", " + std::to_string(counts.mismatches) + " verification mismatches").c_str() : "",
         o.verify ? ("; verified: " +
-                    std::string(options.loopy != LoopyMode::off ? "Fraenkel's conditions + retrograde outcomes"
+                    std::string(loopy != LoopyMode::off ? "Fraenkel's conditions + retrograde outcomes"
                                                                 : "Boost.Graph baseline + mex rule") +
                     ", " + std::to_string(counts.verified) + " instances, " + std::to_string(counts.verified_nodes) +
                     " nodes")
                        .c_str()
                  : "",
         seconds, static_cast<double>(counts.instances) / seconds, static_cast<double>(counts.bytes) / seconds / 1e6,
-        where.ranks > 1 ? (std::to_string(where.ranks) + " ranks x ").c_str() : "", options.pc.threads, peak_rss_mib(),
+        where.ranks > 1 ? (std::to_string(where.ranks) + " ranks x ").c_str() : "", api.threads, peak_rss_mib(),
         where.ranks > 1 ? " on rank 0" : "");
   }
   if (counts.mismatches) return kMismatch;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "grundy/jobs/batch.hpp"
+#include "grundy/grundy.hpp"
 
 namespace grundy::cli {
 
@@ -45,7 +45,10 @@ struct Distribution {
   bool leads = true;             ///< this process writes stdout, notes and the summary
   int ranks = 1;                 ///< processes sharing the work
   unsigned default_threads = 0;  ///< threads when --threads is not given (0: every core)
-  decltype(&run_batch) batch = &run_batch;
+  /// grundy::batch, or grundy-mpi's across its ranks.
+  using BatchFn = BatchTotals (*)(const std::vector<std::string>&, const Options&,
+                                  const std::function<void(const BatchResult&)>&, const BatchSettings&);
+  BatchFn batch = static_cast<BatchFn>(&grundy::batch);
 };
 Distribution& distribution();
 
@@ -97,6 +100,8 @@ CLI::Option* add_count(CLI::App& sub, const std::string& names, Value& value, co
 
 /// --algo ENGINE (auto, level, serial, bgl), the same on solve and batch.
 void add_algo_option(CLI::App& sub, std::string& algo);
+/// The API's engine for an --algo name ("auto", "level", "serial", "bgl").
+Engine engine_named(const std::string& algo);
 
 /// --loopy[=values|outcome], the same on every command that solves: empty
 /// when not given. `what` says what it decides ("win, lose or draw").

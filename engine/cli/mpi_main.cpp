@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "command.hpp"
+#include "grundy/api/batch_bridge.hpp"
 #include "grundy/dist/batch.hpp"
 #include "grundy/dist/comm.hpp"
 #include "grundy/io/temp_file.hpp"
@@ -18,7 +19,10 @@ int main(int argc, char** argv) {
   d.leads = world.leads();
   d.ranks = world.size;
   d.default_threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(world.ranks_on_host));
-  d.batch = &dist::run_batch_across_ranks;
+  d.batch = [](const std::vector<std::string>& paths, const Options& options,
+               const std::function<void(const BatchResult&)>& each, const BatchSettings& settings) {
+    return api::batch_with(&dist::run_batch_across_ranks, paths, options, each, settings);
+  };
   if (!d.leads) {
     cli::force_quiet();
     // Only rank 0's stdout is the output (help and --version included).

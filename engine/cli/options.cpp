@@ -141,6 +141,16 @@ void add_quiet_option(CLI::App& sub) {
       "-q,--quiet", [] { g_quiet = true; }, "no progress line, notes or summary on stderr (errors still)");
 }
 
+Engine engine_named(const std::string& algo) {
+  switch (parse_algo(algo)) {
+    case Algo::automatic: return Engine::automatic;
+    case Algo::level: return Engine::level;
+    case Algo::serial: return Engine::serial;
+    case Algo::bgl: return Engine::bgl;
+  }
+  return Engine::automatic;
+}
+
 unsigned resolve_threads(unsigned requested) {
   if (requested > 0) return requested;
   if (distribution().default_threads > 0) return distribution().default_threads;

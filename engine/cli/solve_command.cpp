@@ -14,6 +14,7 @@
 #include "command.hpp"
 #include "solve_options.hpp"
 #include "bench_inputs.hpp"
+#include "grundy/api/timer_observer.hpp"
 #include "grundy/grundy.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/core/memory_budget.hpp"
@@ -59,15 +60,7 @@ GameView game_view(const Graph& g) {
   return {CsrView{g.nodes(), g.edges(), g.offsets().data(), g.targets().data()}, g.tokens()};
 }
 
-Engine engine_of(const std::string& algo) {
-  switch (parse_algo(algo)) {
-    case Algo::automatic: return Engine::automatic;
-    case Algo::level: return Engine::level;
-    case Algo::serial: return Engine::serial;
-    case Algo::bgl: return Engine::bgl;
-  }
-  return Engine::automatic;
-}
+
 
 // Every output file is opened before the work starts, so that a bad path
 // fails first and stdout stays empty, and none may replace the input.
@@ -238,12 +231,13 @@ std::uint64_t input_bytes(const SolveOptions& o) {
 
 // The SG values, --trials times (the input loaded once): a line each and
 // the average; the values of the last are the answer, and the last alone
-// is timed into `timer`.
-Values trial_values(const Graph& graph, const SolveOptions& o, Options api, PhaseTimer& timer) {
+// is told to api.observer.
+Values trial_values(const Graph& graph, const SolveOptions& o, Options api) {
+  Observer* const observer = api.observer;
   std::optional<Values> sg;
   double total = 0;
   for (std::size_t trial = 0; trial < o.trials; ++trial) {
-    api.observer = trial + 1 == o.trials ? &timer : nullptr;
+    api.observer = trial + 1 == o.trials ? observer : nullptr;
     const auto start = std::chrono::steady_clock::now();
     sg = grundy::sg(graph, api);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -267,13 +261,14 @@ int solve(const SolveOptions& o) {
   std::optional<trace::Recorder> recorder;
   if (!o.profile.empty() || o.stats || !o.stats_json.empty()) recorder.emplace().start();
   const TracedWorkers workers;
-  PhaseTimer timer;  // the engine's own observer: phases, layering's parts, the mex steps
+  PhaseTimer timer;  // phases, layering's parts, the mex steps
   timer.log_layers = recorder.has_value();
+  api::TimerObserver observer(timer);
   if (o.gen.empty() && o.input == "-" && ::isatty(STDIN_FILENO) == 1 && !quiet())
     std::fprintf(stderr, "grundy: solve: reading an instance from standard input (the terminal); end it with Ctrl-D\n");
   // (Not with --trials: its lines are the measurement.)
   PhaseProgress progress("solve", o.trials > 1 ? 0 : input_bytes(o), timer);
-  Options api{.engine = engine_of(o.algo), .threads = pc.threads, .loopy = !o.loopy.empty(), .observer = &timer};
+  Options api{.engine = engine_named(o.algo), .threads = pc.threads, .loopy = !o.loopy.empty(), .observer = &observer};
   const Graph graph = o.gen.empty() ? Graph::load(o.input, api) : generated_graph(o.gen, pc.threads, timer);
   const std::string name = o.gen.empty() ? graph.name() : gen_name(o.gen);
   if (!o.loopy.empty()) return solve_with_cycles(o, graph, name, pc, outputs, timer, progress);
@@ -282,7 +277,7 @@ int solve(const SolveOptions& o) {
                  std::to_string(graph.nodes()) + " nodes and " + std::to_string(graph.edges()) + " edges with --algo " +
                      o.algo + (o.verify ? " --verify" : ""));
   if (perf) perf->enable();
-  const Values sg = trial_values(graph, o, api, timer);
+  const Values sg = trial_values(graph, o, api);
   if (perf) perf->disable();
   if (o.verify) {
     std::string checked;

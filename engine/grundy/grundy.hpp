@@ -12,7 +12,9 @@
 // grundy::Error with the one-line message the CLI prints.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -37,8 +39,8 @@ enum class Engine { automatic, level, serial, bgl };
 /// "layering", "mex", "bgl build", "verify", ...): for a progress line or
 /// timings of one's own (Options::observer). Called from the thread that
 /// runs the call.
-/// The grundy command's own observer is the engine's phase timer, which is
-/// told more: layering's parts and each mex step.
+/// The grundy command's own observer hands the engine its phase timer, which
+/// is told more: layering's parts and each mex step.
 class Observer {
  public:
   virtual ~Observer() = default;
@@ -180,18 +182,57 @@ Answer solve(const Graph& graph, std::span<const std::uint32_t> tokens, const Op
 /// The same from values already computed by sg(graph, ...).
 Answer solve(const Graph& graph, const Values& values, std::span<const std::uint32_t> tokens);
 
-/// One instance of a batch: its name (path, path#index), and its verdict
-/// or its error.
+/// One instance of a batch: where it came from, and its verdict or error
+/// (what `grundy batch --json` reports of it).
 struct BatchResult {
-  std::string name;
-  std::optional<Verdict> verdict;  ///< empty on an error
-  std::string error;
+  std::string name;          ///< the path; "path#index" inside a stream; "path:line" once its count is lost
+  std::string path;          ///< the file it is in ("<stdin>" for -)
+  std::uint64_t index = 0;   ///< 1-based place in its file; 0 when not known
+  std::uint64_t line = 0;    ///< the line its text starts on; 0 for a binary file
+  std::optional<Verdict> verdict;  ///< empty on an error or a mismatch
+  std::string error;         ///< what was wrong with it (or, with mismatch, what verify found)
+  bool mismatch = false;     ///< Options::verify found a wrong value
+  bool verified = false;     ///< Options::verify checked it and found it right
+  bool parsed = false;       ///< nodes, edges and tokens hold its counts
+  bool solved = false;       ///< nim_sum (and depth, for a DAG) hold its answer
+  std::uint64_t nodes = 0, edges = 0, tokens = 0;
   std::uint32_t nim_sum = 0;
-  std::optional<TokenMove> move;  ///< as Answer's (0-based; a layered file's nodes in the user's ids)
+  std::optional<std::uint64_t> depth;  ///< its layers, once a DAG is solved
+  std::optional<TokenMove> move;       ///< as Answer's (0-based; a layered file's nodes in the user's ids)
+  std::uint64_t bytes = 0;             ///< its bytes in the input
+  double microseconds = 0;             ///< its load and solve
 };
 
-/// What `grundy batch --move` does: files, folders and streams of
-/// concatenated instances, in input order; a bad instance is its own error.
+/// How many instances a batch has done, and how each went.
+struct BatchTotals {
+  std::uint64_t instances = 0, wins = 0, losses = 0, draws = 0, errors = 0, mismatches = 0;
+  std::uint64_t verified = 0, verified_nodes = 0;  ///< instances that passed Options::verify, and their nodes
+  std::uint64_t bytes = 0;        ///< the instances' bytes
+  std::uint64_t bytes_read = 0;   ///< input read so far (progress)
+  std::uint64_t total_bytes = 0;  ///< every input's size; 0 while a stream's is not known
+};
+
+/// How a batch runs, beyond Options.
+struct BatchSettings {
+  bool moves = true;              ///< find a winning move for each won instance
+  bool outcome_only = false;      ///< with Options::loopy: a single token's win, lose or draw (`--loopy=outcome`)
+  std::size_t stream_window = 0;  ///< bytes a stream on stdin is read at a time (0: the engine's choice)
+  /// Told the totals so far as instances finish (one call at a time).
+  std::function<void(const BatchTotals&)> progress;
+  /// Told of each folder given that holds no instance file, before any work.
+  std::function<void(const std::string& folder)> empty_folder;
+};
+
+/// What `grundy batch` does: files, folders (*.in, *.txt, *.gcsr, *.el,
+/// recursively) and streams of concatenated instances, solved in parallel;
+/// `each` gets every result in input order, as soon as it and those before
+/// it are done (one call at a time), so a stream's lines flow while later
+/// instances are still read. A bad instance is its own error. Returns the
+/// totals.
+BatchTotals batch(const std::vector<std::string>& paths, const Options& options,
+                  const std::function<void(const BatchResult&)>& each, const BatchSettings& settings = {});
+
+/// The same, every result in a vector (`grundy batch --move`).
 std::vector<BatchResult> batch(const std::vector<std::string>& paths, const Options& options = {});
 
 /// The library's version, "0.1.0".

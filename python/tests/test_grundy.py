@@ -173,6 +173,26 @@ def test_networkx_and_batch(tmp_path):
     assert results[0]["move"] == (0, 0, 1)
 
 
+def test_batch_gives_the_clis_json_lines(tmp_path):
+    import json
+    stream = str(tmp_path / "s.txt")
+    subprocess.run([BINARY, "gen", "-q", stream, "-n", "300", "-m", "1500", "--instances", "40", "-s", "3"], check=True)
+    with open(stream, "a") as f:
+        f.write("3 2 1\n1 2\n2 1\n1\n")  # a cycle: an error line of its own
+    out = subprocess.run([BINARY, "batch", "-q", "--json", "--move", stream], capture_output=True, text=True).stdout
+    want = [json.loads(line) for line in out.splitlines()]
+    got = grundy.batch([stream], threads=2)
+    assert len(got) == len(want) == 41
+    for g, w in zip(got, want):
+        for key in ("name", "path", "index", "line", "error", "n", "m", "k", "depth"):
+            assert g[key] == w[key], (key, g, w)
+        assert (g["verdict"] or "error") == w["verdict"]
+        if w["xor"] is not None:
+            assert g["xor"] == w["xor"]
+        assert (None if g["move"] is None else [x + 1 for x in g["move"]]) == \
+            (None if w["move"] is None else [w["move"]["token"], w["move"]["from"], w["move"]["to"]])
+
+
 def test_the_networkx_example_runs(tmp_path):
     out = tmp_path / "h.png"
     script = os.path.join(ROOT, "examples", "python", "networkx_histogram.py")

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "grundy/grundy.hpp"
-#include "grundy/core/phase_timer.hpp"
+#include "grundy/api/timer_observer.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/solve/serial_solver.hpp"
 #include "run_process.hpp"
@@ -112,8 +112,8 @@ TEST(Api, SixtyFourBitIdsPastTheCache) {
 }
 
 // Options::observer hears every phase of load, sg and verify, each start
-// matched by its end, in order; the engine's own PhaseTimer (the grundy
-// command's observer) records them directly.
+// matched by its end, in order; a TimerObserver (the grundy command's) has
+// the engine record into its PhaseTimer directly.
 TEST(Api, AnObserverHearsEachPhaseStartAndEnd) {
   struct Log : grundy::Observer {
     std::vector<std::string> events;
@@ -134,7 +134,8 @@ TEST(Api, AnObserverHearsEachPhaseStartAndEnd) {
                                       "+verify", "-verify"};
   EXPECT_EQ(log.events, want);
   grundy::PhaseTimer timer;
-  grundy::sg(g, {.observer = &timer});
+  grundy::api::TimerObserver own(timer);
+  grundy::sg(g, {.observer = &own});
   ASSERT_EQ(timer.phases().size(), 2u);
   EXPECT_EQ(timer.phases()[0].name, "layering");
   EXPECT_GT(timer.layering_parts.count + timer.layering_parts.rounds, 0.0) << "the engine's own record, not a relay";

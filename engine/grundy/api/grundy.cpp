@@ -3,6 +3,8 @@
 // grundy::Error with the CLI's message.
 #include "grundy/grundy.hpp"
 
+#include "grundy/api/calls.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <optional>
@@ -44,6 +46,12 @@ struct Values::State {
 
 namespace {
 
+using api::algo_of;
+using api::end_phases;
+using api::timer_for;
+using api::translating;
+using api::with_threads;
+
 // f(view) on the graph as its ids' width has it.
 template <class F>
 decltype(auto) on_view(const Graph::State& g, F&& f) {
@@ -56,55 +64,6 @@ node_t node_count(const Graph::State& g) {
 }
 edge_t edge_count(const Graph::State& g) {
   return on_view(g, [](const auto& v) { return v.m; });
-}
-
-// Every internal failure as the one exception type users catch.
-template <class F>
-decltype(auto) translating(const std::string& name, F&& f) {
-  try {
-    return naming_cycles(name, std::forward<F>(f));
-  } catch (const InputError& e) {
-    throw Error(e.what());
-  } catch (const std::invalid_argument& e) {
-    throw Error(e.what());
-  }
-}
-
-// f() on `threads` threads (0: every core, no arena of our own).
-template <class F>
-decltype(auto) with_threads(unsigned threads, F&& f) {
-  if (threads == 0) return f(ParallelConfig{std::max(1u, std::thread::hardware_concurrency())});
-  // Already in an arena of that size (the grundy command's): none of our own.
-  if (static_cast<int>(threads) == tbb::this_task_arena::max_concurrency()) return f(ParallelConfig{threads});
-  return in_arena(threads, [&] { return f(ParallelConfig{threads}); });
-}
-
-// The timer the engine records into for options.observer: the observer
-// itself when it is the engine's PhaseTimer (the CLI's), else `own`, which
-// tells the observer of each phase; null without an observer.
-PhaseTimer* timer_for(const Options& o, std::optional<PhaseTimer>& own) {
-  if (o.observer == nullptr) return nullptr;
-  if (auto* timer = dynamic_cast<PhaseTimer*>(o.observer)) return timer;
-  own.emplace();
-  Observer* const observer = o.observer;
-  own->on_start = [observer](const std::string& name) { observer->phase_started(name); };
-  own->on_stop = [observer](const PhaseTimer::Phase& p) { observer->phase_finished(p.name, p.seconds); };
-  return &*own;
-}
-
-// Ends the call's last phase, so that the observer hears of it.
-void end_phases(PhaseTimer* timer) {
-  if (timer) timer->stop();
-}
-
-Algo algo_of(Engine e) {
-  switch (e) {
-    case Engine::automatic: return Algo::automatic;
-    case Engine::level: return Algo::level;
-    case Engine::serial: return Algo::serial;
-    case Engine::bgl: return Algo::bgl;
-  }
-  return Algo::automatic;
 }
 
 // The caller's CSR arrays, checked as read_gcsr checks a file's: offsets
@@ -411,38 +370,6 @@ Answer solve(const Graph& graph, const Values& values, std::span<const std::uint
 Answer solve(const Graph& graph, std::span<const std::uint32_t> tokens, const Options& options) {
   check_tokens(graph.state(), tokens);  // before the work
   return solve(graph, sg(graph, options), tokens);
-}
-
-std::vector<BatchResult> batch(const std::vector<std::string>& paths, const Options& options) {
-  return translating("batch", [&] {
-    BatchOptions o;
-    o.algo = algo_of(options.engine);
-    o.move = true;
-    o.verify = options.verify;
-    o.loopy = options.loopy ? LoopyMode::values : LoopyMode::off;
-    std::vector<BatchResult> out;
-    with_threads(options.threads, [&](const ParallelConfig& pc) {
-      o.pc = pc;
-      run_batch(expand_batch_inputs(paths), o, [&](const InstanceResult& r) {
-        BatchResult b;
-        b.name = r.name;
-        b.nim_sum = r.nim_sum;
-        switch (r.status) {
-          case InstanceResult::Status::win: b.verdict = Verdict::win; break;
-          case InstanceResult::Status::lose: b.verdict = Verdict::lose; break;
-          case InstanceResult::Status::draw: b.verdict = Verdict::draw; break;
-          case InstanceResult::Status::error:
-          case InstanceResult::Status::mismatch: b.error = r.message; break;
-        }
-        if (r.move)
-          b.move = TokenMove{static_cast<std::size_t>(r.move->token - 1), static_cast<std::uint32_t>(r.move->from - 1),
-                             static_cast<std::uint32_t>(r.move->to - 1)};
-        out.push_back(std::move(b));
-      });
-      return 0;
-    });
-    return out;
-  });
 }
 
 const char* verdict_word(Verdict v) {

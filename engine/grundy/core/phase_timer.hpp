@@ -13,8 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "grundy/grundy.hpp"
-
 namespace grundy {
 
 /// Where the level engine's layering spent its time, filled when the run is
@@ -35,10 +33,9 @@ struct LayerStat {
   double start = 0, seconds = 0;  ///< start: seconds since the timer was made
 };
 
-/// The engine's own Observer (grundy.hpp): the API hands it to the engine,
-/// which records into it directly; any other observer hears of the phases
-/// through one of these (on_start, on_stop).
-class PhaseTimer : public Observer {
+/// (The public API's Observer hears of the phases through one of these:
+/// on_start, on_stop; api/timer_observer.hpp hands the engine one directly.)
+class PhaseTimer {
  public:
   using clock = std::chrono::steady_clock;
 

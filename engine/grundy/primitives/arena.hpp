@@ -20,6 +20,9 @@ auto in_arena(unsigned threads, F&& f) {
   return arena.execute(std::forward<F>(f));
 }
 
+/// The threads of the arena the caller runs in.
+inline unsigned current_arena_threads() { return static_cast<unsigned>(tbb::this_task_arena::max_concurrency()); }
+
 /// The oneTBB version grundy was built against ("2021.8.0").
 inline const char* onetbb_version() { return TBB_VERSION_STRING; }
 
