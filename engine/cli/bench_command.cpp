@@ -129,7 +129,7 @@ struct Check {
   const SgValues* want = nullptr;  // the baseline's values, or null: the mex rule
   bool plant_error = false;
   const LoopyValues* want_loopy = nullptr;  // --loopy: values checked once by Fraenkel's conditions
-  const Outcomes* want_outcomes = nullptr;  // --loopy=outcome: the same, as outcomes
+  const OutcomeTable* want_outcomes = nullptr;  // --loopy=outcome: the same, as outcomes
 };
 
 // The loopy engine's solve and check, inside a trial: what it got wrong, or "".
@@ -138,7 +138,7 @@ std::string loopy_trial(const CsrView& g, const LoadedGame& game, LoopyMode mode
   const auto user = [&](node_t u) { return std::uint64_t{game.user_id(u)} + 1; };
   const auto solve_start = Clock::now();
   if (mode == LoopyMode::outcome) {
-    Outcomes out = solve_outcomes(g, pc, &trial.timer);
+    OutcomeTable out = solve_outcomes(g, pc, &trial.timer);
     trial.sg = seconds_since(solve_start);
     if (check.plant_error && g.n > 0) out.of[0] = out.of[0] == Outcome::draw ? Outcome::win : Outcome::draw;
     for (node_t u = 0; u < g.n; ++u)
@@ -158,8 +158,8 @@ std::string loopy_trial(const CsrView& g, const LoadedGame& game, LoopyMode mode
   for (node_t u = 0; u < g.n; ++u)
     if (values.value[u] != check.want_loopy->value[u] || values.counter[u] != check.want_loopy->counter[u])
       return "verification failed (reference values): node " + std::to_string(user(u)) + " has value " +
-             loopy_value_text(g, values, u, 8) + ", expected " +
-             loopy_value_text(g, *check.want_loopy, u, 8) + " (or its counter differs)";
+             loopy_value_text(g, values.value, u, 8) + ", expected " +
+             loopy_value_text(g, check.want_loopy->value, u, 8) + " (or its counter differs)";
   return {};
 }
 
@@ -248,7 +248,7 @@ struct Prepared {
   bool use_baseline = false;
   SgValues want;
   LoopyValues want_loopy;  // --loopy: the reference values, checked by Fraenkel's conditions
-  Outcomes want_outcomes;
+  OutcomeTable want_outcomes;
 
   Check check(bool plant_error) const {
     return {use_baseline ? &want : nullptr, plant_error, &want_loopy, &want_outcomes};

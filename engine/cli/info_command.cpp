@@ -117,7 +117,7 @@ void gather_loopy(const LoadedGame& game, LoopyMode mode, const ParallelConfig& 
     if (tokens.size() > 1)
       throw InputError(f.file + ": --loopy=outcome decides a single token, and this game has " +
                        std::to_string(tokens.size()) + " (--loopy decides sums)");
-    const Outcomes out = solve_outcomes(g, pc, &timer);
+    const OutcomeTable out = solve_outcomes(g, pc, &timer);
     timer.start("statistics");
     for (const Outcome x : out.of) count(x);
     f.outcome = tokens.empty() ? Outcome::lose : out.of[tokens[0]];
@@ -129,7 +129,7 @@ void gather_loopy(const LoadedGame& game, LoopyMode mode, const ParallelConfig& 
     f.peel_rounds = stats.peel_rounds;
     f.stages = stats.stages.size();
     for (node_t u = 0; u < g.n; ++u) {
-      count(node_outcome(g, values, u));
+      count(node_outcome(g, values.value, u));
       if (values.finite(u)) f.values.add(values.value[u]);
       else ++f.infinite;
     }

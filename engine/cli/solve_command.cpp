@@ -124,10 +124,16 @@ void print_loopy_stats(const PhaseTimer& timer, const LoopyStats& st, const CsrV
   }
 }
 
+// The engine's letter for a verdict (--outcome-out).
+Outcome outcome_of(Verdict v) {
+  return v == Verdict::win ? Outcome::win : v == Verdict::lose ? Outcome::lose : Outcome::draw;
+}
+
 // --loopy: a digraph with cycles, decided by generalized SG values (or, with
-// --loopy=outcome, by the retrograde outcomes of a single token).
+// --loopy=outcome, by the retrograde outcomes of a single token), through
+// the API as a DAG is.
 int solve_with_cycles(const SolveOptions& o, const Graph& loaded, const std::string& name, const ParallelConfig& pc,
-                      SolveOutputs& outputs, PhaseTimer& timer, PhaseProgress& progress) {
+                      Options api, SolveOutputs& outputs, PhaseTimer& timer, PhaseProgress& progress) {
   const GameView game = game_view(loaded);
   const std::span<const node_t> original_ids = loaded.original_ids();
   const CsrView graph = game.graph;
@@ -136,20 +142,18 @@ int solve_with_cycles(const SolveOptions& o, const Graph& loaded, const std::str
   require_memory(planned_solve_bytes(graph, Algo::automatic, true, o.verify), name,
                  std::to_string(graph.n) + " nodes and " + std::to_string(graph.m) + " edges with --loopy" +
                      (o.verify ? " --verify" : ""));
-  const auto user = [&](node_t u) { return user_number(original_ids, u); };
-  LoopyValues values;
-  Outcomes outcomes;
-  LoopyStats stats;
+  Observer* const observer = api.observer;
+  std::optional<Values> values;
+  std::optional<Outcomes> outcomes;
   for (std::size_t trial = 0; trial < o.trials; ++trial) {
     const auto start = std::chrono::steady_clock::now();
-    PhaseTimer* t = trial + 1 == o.trials ? &timer : nullptr;
-    stats = {};
+    api.observer = trial + 1 == o.trials ? observer : nullptr;
+    timer.loopy = {};
     if (outcome_only) {
-      outcomes = solve_outcomes(graph, pc, t);
+      outcomes = grundy::outcomes(loaded, api);
     } else {
-      values = solve_loopy(graph, pc, t, &stats);
-      if (o.plant_error >= 0 && static_cast<std::uint64_t>(o.plant_error) < graph.n)
-        values.value[static_cast<std::size_t>(o.plant_error)] ^= 1;
+      values = grundy::sg(loaded, api);
+      plant_error(*values, o.plant_error);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (o.trials > 1) report_line("Trial Time:", seconds_text(seconds));
@@ -157,48 +161,48 @@ int solve_with_cycles(const SolveOptions& o, const Graph& loaded, const std::str
   if (o.verify) {
     // Each engine checked by the other, and the values by Fraenkel's
     // conditions at every node.
+    api.observer = nullptr;
     timer.start("verify");
-    if (outcome_only) values = solve_loopy(graph, pc);
-    else outcomes = solve_outcomes(graph, pc);
-    const std::string why = verify_loopy(graph, values, outcomes.of, pc, user);
-    timer.stop();
-    progress.finish();
-    if (!why.empty()) {
+    std::string checked;
+    try {
+      if (outcome_only) values = grundy::sg(loaded, api);
+      checked = outcome_only ? grundy::verify(loaded, *values, *outcomes, api) : grundy::verify(loaded, *values, api);
+    } catch (const Error& e) {
+      timer.stop();
+      progress.finish();
       report_line("Verification:", "FAIL");
-      std::fprintf(stderr, "grundy: %s: %s\n", name.c_str(), why.c_str());
+      std::fprintf(stderr, "grundy: %s\n", e.what());
       return kMismatch;
     }
-    report_line("Verification:", "PASS (" + describe_loopy_verified(graph.n, graph.m) + ")");
+    timer.stop();
+    progress.finish();
+    report_line("Verification:", "PASS (" + checked + ")");
   }
   progress.finish();
-  Outcome verdict = Outcome::lose;
+  Verdict verdict = Verdict::lose;
   std::optional<UserMove> move;
-  if (outcome_only) {
-    const SingleTokenAnswer a = single_token_answer(game, outcomes, true, original_ids);
-    verdict = a.outcome;
-    move = a.move;
-  } else {
-    verdict = loopy_verdict(game, values).outcome;
-    move = loopy_user_move(game, values, original_ids);
-  }
+  const Answer answer = outcome_only ? (game.tokens.empty() ? Answer{} : grundy::solve(loaded, *outcomes, game.tokens[0]))
+                                     : grundy::solve(loaded, *values, game.tokens);
+  verdict = answer.verdict;
+  if (answer.move) move = user_move_of({answer.move->token, answer.move->from, answer.move->to}, original_ids);
+  const auto value_span = [&] {
+    return std::span<const sg_t>(static_cast<const sg_t*>(values->data()), values->size());
+  };
   OutputFile out("-");
   std::uint64_t shortened = 0;
   // Files first: a failure there leaves stdout empty.
-  const auto write_values = [&](OutputFile& f) { shortened = write_loopy_values(f, graph, values, original_ids); };
+  const auto write_values = [&](OutputFile& f) { shortened = write_loopy_values(f, graph, value_span(), original_ids); };
   const auto write_letters = [&](OutputFile& f) {
-    if (outcome_only) {
-      write_outcomes(f, outcomes.of, original_ids);
-      return;
-    }
     Array<Outcome> of(graph.n);
     for_range(pc, 0, graph.n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t u = b; u < e; ++u) of[u] = node_outcome(graph, values, static_cast<node_t>(u));
+      for (std::size_t u = b; u < e; ++u)
+        of[u] = outcome_only ? outcome_of((*outcomes)[u]) : node_outcome(graph, value_span(), static_cast<node_t>(u));
     });
     write_outcomes(f, of, original_ids);
   };
   if (outputs.sg) publish(outputs.sg, o.sg_out, out, write_values);
   if (outputs.outcomes) publish(outputs.outcomes, o.outcome_out, out, write_letters);
-  out.write(std::string(outcome_word(verdict)) + "\n");
+  out.write(std::string(verdict_word(verdict)) + "\n");
   if (o.move) out.write(move_text(move) + "\n");
   if (!outputs.sg) publish(outputs.sg, o.sg_out, out, write_values);
   if (!outputs.outcomes) publish(outputs.outcomes, o.outcome_out, out, write_letters);
@@ -206,7 +210,7 @@ int solve_with_cycles(const SolveOptions& o, const Graph& loaded, const std::str
   if (shortened > 0 && !quiet())
     std::fprintf(stderr, "grundy: --sg-out: %llu infinite values list only the first %zu members of K\n",
                  static_cast<unsigned long long>(shortened), kListedInfiniteSet);
-  if (o.stats) print_loopy_stats(timer, stats, graph);
+  if (o.stats) print_loopy_stats(timer, timer.loopy, graph);
   return kOk;
 }
 
@@ -271,7 +275,7 @@ int solve(const SolveOptions& o) {
   Options api{.engine = engine_named(o.algo), .threads = pc.threads, .loopy = !o.loopy.empty(), .observer = &observer};
   const Graph graph = o.gen.empty() ? Graph::load(o.input, api) : generated_graph(o.gen, pc.threads, timer);
   const std::string name = o.gen.empty() ? graph.name() : gen_name(o.gen);
-  if (!o.loopy.empty()) return solve_with_cycles(o, graph, name, pc, outputs, timer, progress);
+  if (!o.loopy.empty()) return solve_with_cycles(o, graph, name, pc, api, outputs, timer, progress);
   const GameView game = game_view(graph);
   require_memory(planned_solve_bytes(game.graph, parse_algo(o.algo), false, o.verify), name,
                  std::to_string(graph.nodes()) + " nodes and " + std::to_string(graph.edges()) + " edges with --algo " +

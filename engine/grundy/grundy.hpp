@@ -156,14 +156,37 @@ class Values {
 /// SG values (DAG), or generalized values with Options::loopy.
 Values sg(const Graph& graph, const Options& options = {});
 
+enum class Verdict { win, lose, draw };
+const char* verdict_word(Verdict v);  ///< "win", "lose", "draw"
+
+/// Win, lose or draw for a single token on each node of a game with or
+/// without cycles (as `--loopy=outcome`): the classic retrograde analysis,
+/// O(N + M), no values. Cheaper than sg(loopy) where one token is all.
+class Outcomes {
+ public:
+  std::size_t size() const;
+  Verdict operator[](std::size_t u) const;
+
+  struct State;
+  explicit Outcomes(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  const State& state() const { return *state_; }
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+/// Every node's outcome for a single token (options.loopy is implied).
+Outcomes outcomes(const Graph& graph, const Options& options = {});
+
 /// Checks `values` (from sg(graph, ...)) as Options::verify does, on
 /// options.threads threads: returns what was checked ("verified: Boost.Graph
 /// baseline + mex rule, 6 nodes, 7 edges"), or throws Error naming the first
 /// wrong node (in the user's ids) and what it should be.
 std::string verify(const Graph& graph, const Values& values, const Options& options = {});
-
-enum class Verdict { win, lose, draw };
-const char* verdict_word(Verdict v);  ///< "win", "lose", "draw"
+/// The same for loopy values and outcomes of one graph, each engine
+/// checking the other: the values by Fraenkel's conditions, the outcomes
+/// against the ones the values give.
+std::string verify(const Graph& graph, const Values& values, const Outcomes& outcomes, const Options& options = {});
 
 /// A winning move: the token's index in the token list, from and to (0-based).
 struct TokenMove {
@@ -181,6 +204,9 @@ struct Answer {
 Answer solve(const Graph& graph, std::span<const std::uint32_t> tokens, const Options& options = {});
 /// The same from values already computed by sg(graph, ...).
 Answer solve(const Graph& graph, const Values& values, std::span<const std::uint32_t> tokens);
+/// A single token's game from outcomes: its verdict and, when it wins, the
+/// move to the lost successor decided earliest, so that play ends.
+Answer solve(const Graph& graph, const Outcomes& outcomes, std::uint32_t token);
 
 /// One instance of a batch: where it came from, and its verdict or error
 /// (what `grundy batch --json` reports of it).

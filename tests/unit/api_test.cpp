@@ -141,6 +141,35 @@ TEST(Api, AnObserverHearsEachPhaseStartAndEnd) {
   EXPECT_GT(timer.layering_parts.count + timer.layering_parts.rounds, 0.0) << "the engine's own record, not a relay";
 }
 
+// outcomes(): a single token's win, lose or draw on each node, the same as
+// the loopy values give; solve() from them moves to a lost node; verify()
+// checks them against the values; another graph's are refused.
+TEST(Api, OutcomesAgreeWithTheLoopyValues) {
+  const grundy::Graph g = grundy::Graph::generate("digraph", 3000, 9000, 1, 5);
+  const grundy::Outcomes out = grundy::outcomes(g, {.threads = 2});
+  const grundy::Values values = grundy::sg(g, {.loopy = true});
+  ASSERT_EQ(out.size(), g.nodes());
+  std::size_t draws = 0;
+  for (std::uint32_t u = 0; u < g.nodes(); ++u) {
+    const std::vector<std::uint32_t> one{u};
+    EXPECT_EQ(out[u], grundy::solve(g, values, one).verdict) << u;
+    draws += out[u] == grundy::Verdict::draw;
+    const grundy::Answer a = grundy::solve(g, out, u);
+    EXPECT_EQ(a.verdict, out[u]);
+    ASSERT_EQ(a.move.has_value(), out[u] == grundy::Verdict::win) << u;
+    if (a.move) {
+      EXPECT_EQ(out[a.move->to], grundy::Verdict::lose) << u;
+    }
+  }
+  EXPECT_GT(draws, 0u) << "a digraph with draws";
+  EXPECT_NE(grundy::verify(g, values, out).find("verified"), std::string::npos);
+  const grundy::Graph other = grundy::Graph::generate("digraph", 100, 300, 1, 5);
+  EXPECT_NE(error_of([&] { grundy::solve(other, out, 0); }).find("another graph's"), std::string::npos);
+  const grundy::Graph dag = grundy::Graph::generate("uniform", 100, 300, 1, 5);
+  EXPECT_NE(error_of([&] { grundy::verify(dag, grundy::sg(dag), grundy::outcomes(dag)); }).find("loopy values"),
+            std::string::npos);
+}
+
 // Options::verify and verify(): right values pass on every engine, thread
 // count and kind; one planted wrong value, DAG or loopy, is an Error that
 // names the first wrong node in the user's (1-based) ids.

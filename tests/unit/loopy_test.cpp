@@ -83,13 +83,13 @@ TEST(Loopy, KnownValues) {
   const OwnedGame b = make_game(2, {{1, 2}, {2, 1}});
   lv = solve_loopy(b.graph(), {});
   EXPECT_EQ(lv.value[0], kInfinite);
-  EXPECT_EQ(loopy_value_text(b.graph(), lv, 0, 10), "inf:");
-  EXPECT_EQ(node_outcome(b.graph(), lv, 0), Outcome::draw);
+  EXPECT_EQ(loopy_value_text(b.graph(), lv.value, 0, 10), "inf:");
+  EXPECT_EQ(node_outcome(b.graph(), lv.value, 0), Outcome::draw);
   // A self-loop beside a sink: 1 -> 1, 1 -> 2. gamma(1) = infinity({0}): a win.
   const OwnedGame c = make_game(2, {{1, 1}, {1, 2}});
   lv = solve_loopy(c.graph(), {});
-  EXPECT_EQ(loopy_value_text(c.graph(), lv, 0, 10), "inf:0");
-  EXPECT_EQ(node_outcome(c.graph(), lv, 0), Outcome::win);
+  EXPECT_EQ(loopy_value_text(c.graph(), lv.value, 0, 10), "inf:0");
+  EXPECT_EQ(node_outcome(c.graph(), lv.value, 0), Outcome::win);
   // Two infinite tokens draw, even when each alone wins.
   const std::vector<node_t> two{0, 0};
   EXPECT_EQ(loopy_verdict(GameView{c.graph(), two}, lv).outcome, Outcome::draw);
@@ -105,8 +105,8 @@ TEST(Loopy, ValueTextShortensLongSets) {
   }
   const OwnedGame g = make_game(6, edges);
   const LoopyValues lv = solve_loopy(g.graph(), {});
-  EXPECT_EQ(loopy_value_text(g.graph(), lv, 0, 10), "inf:0,1,2,3,4");
-  EXPECT_EQ(loopy_value_text(g.graph(), lv, 0, 2), "inf:0,1 (+3 more)");
+  EXPECT_EQ(loopy_value_text(g.graph(), lv.value, 0, 10), "inf:0,1,2,3,4");
+  EXPECT_EQ(loopy_value_text(g.graph(), lv.value, 0, 2), "inf:0,1 (+3 more)");
 }
 
 TEST(Loopy, OutcomeAnalysisAgreesWithTheValues) {
@@ -114,7 +114,7 @@ TEST(Loopy, OutcomeAnalysisAgreesWithTheValues) {
   for (int trial = 0; trial < 2000; ++trial) {
     const OwnedGame game = random_digraph(rng);
     const LoopyValues lv = solve_loopy(game.graph(), {});
-    const Outcomes out = solve_outcomes(game.graph(), {});
+    const OutcomeTable out = solve_outcomes(game.graph(), {});
     ASSERT_EQ(compare_outcomes(game.graph(), lv, out.of, {}), std::nullopt) << "trial " << trial;
     // A won node's move reaches a lost one decided earlier than any lost
     // node the loser's replies can reach next: play from a win ends.
@@ -164,7 +164,7 @@ TEST(Loopy, SameValuesAndCountersForEveryThreadCount) {
       const LoopyValues many = in_arena(threads, [&] { return solve_loopy(game.graph(), pc); });
       ASSERT_TRUE(std::equal(one.value.begin(), one.value.end(), many.value.begin())) << threads << " threads";
       ASSERT_TRUE(std::equal(one.counter.begin(), one.counter.end(), many.counter.begin())) << threads << " threads";
-      const Outcomes out = in_arena(threads, [&] { return solve_outcomes(game.graph(), pc); });
+      const OutcomeTable out = in_arena(threads, [&] { return solve_outcomes(game.graph(), pc); });
       ASSERT_EQ(compare_outcomes(game.graph(), one, out.of, pc), std::nullopt);
     }
   }

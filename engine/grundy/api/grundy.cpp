@@ -44,6 +44,10 @@ struct Values::State {
   std::variant<SgValues, LoopyValues> values;
 };
 
+struct Outcomes::State {
+  OutcomeTable table;
+};
+
 namespace {
 
 using api::algo_of;
@@ -276,14 +280,16 @@ void require_solve_memory(const Graph::State& g, const Options& o) {
                      (o.loopy ? " with loopy" : "") + (o.verify ? (o.loopy ? " and verify" : " with verify") : ""));
 }
 
-// Checks the values on pc's threads: what was checked, or an Error naming
-// the first wrong node as the user numbers it.
-std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc, PhaseTimer* timer) {
+// Checks the values on pc's threads (loopy ones against `outcomes`, else
+// against outcomes of its own): what was checked, or an Error naming the
+// first wrong node as the user numbers it.
+std::string checked(const Graph::State& g, const Values::State& values, const ParallelConfig& pc, PhaseTimer* timer,
+                    const OutcomeTable* outcomes = nullptr) {
   const auto user = [&](node_t u) { return user_number(g.original_ids, u); };
   return on_view(g, [&](const auto& view) {
     if (const auto* lv = std::get_if<LoopyValues>(&values.values)) {
       if (timer) timer->start("verify");
-      const std::string why = verify_loopy(view, *lv, solve_outcomes(view, pc).of, pc, user);
+      const std::string why = verify_loopy(view, *lv, outcomes ? outcomes->of : solve_outcomes(view, pc).of, pc, user);
       end_phases(timer);
       if (!why.empty()) throw Error(g.name + ": " + why);
       return describe_loopy_verified(view.n, view.m);
@@ -308,7 +314,7 @@ Values sg(const Graph& graph, const Options& options) {
     with_threads(options.threads, [&](const ParallelConfig& pc) {
       on_view(g, [&](const auto& view) {
         if (options.loopy) {
-          state->values = solve_loopy(view, pc, timer);
+          state->values = solve_loopy(view, pc, timer, timer != nullptr ? &timer->loopy : nullptr);
         } else {
           state->values = solve_sg(view, algo_of(options.engine), pc, timer, g.loaded.layers);
         }
@@ -328,6 +334,41 @@ std::string verify(const Graph& graph, const Values& values, const Options& opti
   PhaseTimer* const timer = timer_for(options, own);
   return translating(g.name, [&] {
     return with_threads(options.threads, [&](const ParallelConfig& pc) { return checked(g, values.state(), pc, timer); });
+  });
+}
+
+std::size_t Outcomes::size() const { return state_->table.of.size(); }
+Verdict Outcomes::operator[](std::size_t u) const { return verdict_of(state_->table.of[u]); }
+
+Outcomes outcomes(const Graph& graph, const Options& options) {
+  const Graph::State& g = graph.state();
+  std::optional<PhaseTimer> own;
+  PhaseTimer* const timer = timer_for(options, own);
+  Options loopy = options;
+  loopy.loopy = true;
+  return translating(g.name, [&] {
+    require_solve_memory(g, loopy);
+    auto state = std::make_shared<Outcomes::State>();
+    with_threads(options.threads, [&](const ParallelConfig& pc) {
+      on_view(g, [&](const auto& view) { state->table = solve_outcomes(view, pc, timer); });
+      end_phases(timer);
+      return 0;
+    });
+    return Outcomes(std::move(state));
+  });
+}
+
+std::string verify(const Graph& graph, const Values& values, const Outcomes& outcomes, const Options& options) {
+  const Graph::State& g = graph.state();
+  check_same_graph(g, values);
+  if (outcomes.size() != node_count(g) || !std::holds_alternative<LoopyValues>(values.state().values))
+    throw Error(g.name + ": verify takes the loopy values and the outcomes of this graph");
+  std::optional<PhaseTimer> own;
+  PhaseTimer* const timer = timer_for(options, own);
+  return translating(g.name, [&] {
+    return with_threads(options.threads, [&](const ParallelConfig& pc) {
+      return checked(g, values.state(), pc, timer, &outcomes.state().table);
+    });
   });
 }
 
@@ -364,6 +405,18 @@ Answer solve(const Graph& graph, const Values& values, std::span<const std::uint
     }
   });
   if (move) a.move = TokenMove{move->token, move->from, move->to};
+  return a;
+}
+
+Answer solve(const Graph& graph, const Outcomes& outcomes, std::uint32_t token) {
+  const Graph::State& g = graph.state();
+  check_tokens(g, std::span<const std::uint32_t>(&token, 1));
+  if (outcomes.size() != node_count(g)) throw Error(g.name + ": these outcomes are another graph's");
+  const OutcomeTable& table = outcomes.state().table;
+  Answer a;
+  a.verdict = verdict_of(table.of[token]);
+  const std::optional<node_t> to = on_view(g, [&](const auto& view) { return outcome_move(view, table, token); });
+  if (to) a.move = TokenMove{0, token, *to};
   return a;
 }
 

@@ -14,15 +14,15 @@ const char* outcome_word(Outcome o) {
 }
 
 template <class Target>
-bool has_successor_value(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, sg_t a) {
+bool has_successor_value(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u, sg_t a) {
   for (node_t v : graph.successors(u))
-    if (values.value[v] == a) return true;
+    if (values[v] == a) return true;
   return false;
 }
 
 template <class Target>
-Outcome node_outcome(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u) {
-  const sg_t x = values.value[u];
+Outcome node_outcome(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u) {
+  const sg_t x = values[u];
   if (x == 0) return Outcome::lose;
   if (x != kInfinite) return Outcome::win;
   return has_successor_value(graph, values, u, 0) ? Outcome::win : Outcome::draw;
@@ -44,7 +44,7 @@ LoopyVerdict loopy_verdict(const BasicGame<Target>& game, const LoopyValues& val
     v.outcome = v.finite_xor != 0 ? Outcome::win : Outcome::lose;
   } else if (v.infinite_tokens == 1) {
     const node_t u = game.tokens[*v.infinite_token];
-    v.outcome = has_successor_value(game.graph, values, u, v.finite_xor) ? Outcome::win : Outcome::draw;
+    v.outcome = has_successor_value(game.graph, values.value, u, v.finite_xor) ? Outcome::win : Outcome::draw;
   } else {
     v.outcome = Outcome::draw;
   }
@@ -93,11 +93,11 @@ std::optional<UserMove> loopy_user_move(const GameView& game, const LoopyValues&
 }
 
 template <class Target>
-std::vector<sg_t> infinite_set(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
+std::vector<sg_t> infinite_set(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u, std::size_t limit,
                                std::uint64_t* more) {
   std::vector<sg_t> k;
   for (node_t v : graph.successors(u))
-    if (values.value[v] != kInfinite) k.push_back(values.value[v]);
+    if (values[v] != kInfinite) k.push_back(values[v]);
   std::sort(k.begin(), k.end());
   k.erase(std::unique(k.begin(), k.end()), k.end());
   const std::uint64_t extra = k.size() > limit ? k.size() - limit : 0;
@@ -107,9 +107,9 @@ std::vector<sg_t> infinite_set(const BasicCsr<Target>& graph, const LoopyValues&
 }
 
 template <class Target>
-std::string loopy_value_text(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
+std::string loopy_value_text(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u, std::size_t limit,
                              std::uint64_t* more_out) {
-  if (values.finite(u)) return std::to_string(values.value[u]);
+  if (values[u] != kInfinite) return std::to_string(values[u]);
   std::uint64_t more = 0;
   std::string s = "inf:";
   bool first = true;
@@ -123,17 +123,17 @@ std::string loopy_value_text(const BasicCsr<Target>& graph, const LoopyValues& v
   return s;
 }
 
-template bool has_successor_value(const CsrView&, const LoopyValues&, node_t, sg_t);
-template bool has_successor_value(const WideCsrView&, const LoopyValues&, node_t, sg_t);
-template Outcome node_outcome(const CsrView&, const LoopyValues&, node_t);
-template Outcome node_outcome(const WideCsrView&, const LoopyValues&, node_t);
+template bool has_successor_value(const CsrView&, std::span<const sg_t>, node_t, sg_t);
+template bool has_successor_value(const WideCsrView&, std::span<const sg_t>, node_t, sg_t);
+template Outcome node_outcome(const CsrView&, std::span<const sg_t>, node_t);
+template Outcome node_outcome(const WideCsrView&, std::span<const sg_t>, node_t);
 template LoopyVerdict loopy_verdict(const GameView&, const LoopyValues&);
 template LoopyVerdict loopy_verdict(const WideGameView&, const LoopyValues&);
 template std::optional<Move> loopy_winning_move(const GameView&, const LoopyValues&);
 template std::optional<Move> loopy_winning_move(const WideGameView&, const LoopyValues&);
-template std::vector<sg_t> infinite_set(const CsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
-template std::vector<sg_t> infinite_set(const WideCsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
-template std::string loopy_value_text(const CsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
-template std::string loopy_value_text(const WideCsrView&, const LoopyValues&, node_t, std::size_t, std::uint64_t*);
+template std::vector<sg_t> infinite_set(const CsrView&, std::span<const sg_t>, node_t, std::size_t, std::uint64_t*);
+template std::vector<sg_t> infinite_set(const WideCsrView&, std::span<const sg_t>, node_t, std::size_t, std::uint64_t*);
+template std::string loopy_value_text(const CsrView&, std::span<const sg_t>, node_t, std::size_t, std::uint64_t*);
+template std::string loopy_value_text(const WideCsrView&, std::span<const sg_t>, node_t, std::size_t, std::uint64_t*);
 
 }  // namespace grundy

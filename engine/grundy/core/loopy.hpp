@@ -41,11 +41,11 @@ struct LoopyValues {
 
 /// Whether some successor of u has the finite value a (a in K(u) when u is infinite).
 template <class Target>
-bool has_successor_value(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, sg_t a);
+bool has_successor_value(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u, sg_t a);
 
 /// The outcome of one token on u.
 template <class Target>
-Outcome node_outcome(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u);
+Outcome node_outcome(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u);
 
 /// The verdict of a sum of tokens, and what it was decided by.
 struct LoopyVerdict {
@@ -68,13 +68,13 @@ std::optional<UserMove> loopy_user_move(const GameView& game, const LoopyValues&
 
 /// K(u) sorted, at most `limit` members; `*more` gets how many were left out.
 template <class Target>
-std::vector<sg_t> infinite_set(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
+std::vector<sg_t> infinite_set(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u, std::size_t limit,
                                std::uint64_t* more = nullptr);
 
 /// "3", or "inf:0,2,5" ("inf:" for an empty K); a K longer than `limit`
 /// shows its first `limit` members and " (+N more)", N also set in `*more`.
 template <class Target>
-std::string loopy_value_text(const BasicCsr<Target>& graph, const LoopyValues& values, node_t u, std::size_t limit,
+std::string loopy_value_text(const BasicCsr<Target>& graph, std::span<const sg_t> values, node_t u, std::size_t limit,
                              std::uint64_t* more = nullptr);
 
 }  // namespace grundy

@@ -35,6 +35,22 @@ struct LayerStat {
 
 /// (The public API's Observer hears of the phases through one of these:
 /// on_start, on_stop; api/timer_observer.hpp hands the engine one directly.)
+/// What a loopy solve did, for --stats and info: the loopy engine fills it
+/// (PhaseTimer::loopy, when the run is timed).
+struct LoopyStats {
+  struct Stage {
+    std::uint64_t labelled = 0;   ///< nodes given the value i in the stage (the peeled ones not counted)
+    std::uint64_t infinite = 0;   ///< nodes made infinite at its end
+    std::uint64_t rounds = 0;     ///< rounds of the retrograde pass
+    std::uint64_t remaining = 0;  ///< nodes still unlabelled after it
+    double seconds = 0;
+  };
+  std::uint64_t peeled = 0;       ///< nodes that cannot reach a cycle
+  std::uint64_t peel_rounds = 0;  ///< the longest path from them to a sink, plus one
+  std::uint64_t transpose_bytes = 0;
+  std::vector<Stage> stages;
+};
+
 class PhaseTimer {
  public:
   using clock = std::chrono::steady_clock;
@@ -76,6 +92,8 @@ class PhaseTimer {
   std::vector<LayerStat> layers;
   /// The parts of the "layering" phase (the level engine fills it).
   LayeringParts layering_parts;
+  /// The loopy engine's peel and stages (filled through the public API).
+  LoopyStats loopy;
 
  private:
   std::vector<Phase> phases_;

@@ -28,12 +28,12 @@ void write_by_user(OutputFile& out, node_t n, std::span<const node_t> original_i
 
 }  // namespace
 
-std::uint64_t write_loopy_values(OutputFile& out, const CsrView& graph, const LoopyValues& values,
+std::uint64_t write_loopy_values(OutputFile& out, const CsrView& graph, std::span<const sg_t> values,
                                  std::span<const node_t> original_ids) {
   std::uint64_t shortened = 0;
   write_by_user(out, graph.n, original_ids, [&](node_t u, std::string& chunk) {
-    if (values.finite(u)) {
-      append_number(chunk, values.value[u]);
+    if (values[u] != kInfinite) {
+      append_number(chunk, values[u]);
       return;
     }
     std::uint64_t more = 0;

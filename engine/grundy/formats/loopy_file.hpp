@@ -19,7 +19,7 @@ inline constexpr std::size_t kListedInfiniteSet = 1000;
 
 /// Writes every node's value; returns how many lines shortened their K.
 /// `original_ids` maps stored ids to the user's (empty when the same).
-std::uint64_t write_loopy_values(OutputFile& out, const CsrView& graph, const LoopyValues& values,
+std::uint64_t write_loopy_values(OutputFile& out, const CsrView& graph, std::span<const sg_t> values,
                                  std::span<const node_t> original_ids);
 
 /// Writes every node's outcome letter.

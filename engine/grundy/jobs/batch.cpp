@@ -81,7 +81,7 @@ void solve_with_cycles(const GameInput& in, InstanceResult& r, const BatchOption
   };
   r.depth = InstanceResult::kNoDepth;
   LoopyValues values;
-  Outcomes outcomes;
+  OutcomeTable outcomes;
   if (o.loopy == LoopyMode::outcome) {
     require_single_token(in.view, r.name);
     outcomes = solve_outcomes(g, pc);

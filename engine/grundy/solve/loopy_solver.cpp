@@ -144,11 +144,11 @@ class LoopyEngine {
 
   // Stage 0 alone over every node, with nothing peeled: the retrograde
   // analysis of single tokens.
-  Outcomes outcomes() {
+  OutcomeTable outcomes() {
     Array<node_t> all(g_.n);
     for (node_t u = 0; u < g_.n; ++u) all[u] = u;
     stage(0, all, {}, /*keep_marks=*/true);
-    Outcomes out{Array<Outcome>(g_.n, Outcome::draw), {}};
+    OutcomeTable out{Array<Outcome>(g_.n, Outcome::draw), {}};
     for_range(pc_, 0, g_.n, [&](std::size_t b, std::size_t e) {
       for (std::size_t u = b; u < e; ++u) {
         if (value_[u] == 0) {
@@ -287,19 +287,19 @@ LoopyValues solve_loopy(const BasicCsr<Target>& g, const ParallelConfig& pc, Pha
 }
 
 template <class Target>
-Outcomes solve_outcomes(const BasicCsr<Target>& g, const ParallelConfig& pc, PhaseTimer* timer) {
+OutcomeTable solve_outcomes(const BasicCsr<Target>& g, const ParallelConfig& pc, PhaseTimer* timer) {
   if (timer) timer->start("transpose");
   const Transpose t = transpose(g, pc);
   if (timer) timer->start("retrograde");
   LoopyValues scratch;
   LoopyEngine engine(g, t, pc, scratch);
-  Outcomes out = engine.outcomes();
+  OutcomeTable out = engine.outcomes();
   if (timer) timer->stop();
   return out;
 }
 
 template <class Target>
-std::optional<node_t> outcome_move(const BasicCsr<Target>& g, const Outcomes& outcomes, node_t from) {
+std::optional<node_t> outcome_move(const BasicCsr<Target>& g, const OutcomeTable& outcomes, node_t from) {
   if (outcomes.of[from] != Outcome::win) return std::nullopt;
   std::optional<node_t> best;
   for (node_t v : g.successors(from))
@@ -313,7 +313,7 @@ void require_single_token(const GameView& game, const std::string& name) {
                      std::to_string(game.tokens.size()) + " (--loopy decides sums)");
 }
 
-SingleTokenAnswer single_token_answer(const GameView& game, const Outcomes& outcomes, bool with_move,
+SingleTokenAnswer single_token_answer(const GameView& game, const OutcomeTable& outcomes, bool with_move,
                                       std::span<const node_t> original_ids) {
   SingleTokenAnswer a;
   if (game.tokens.empty()) return a;
@@ -410,7 +410,7 @@ std::optional<node_t> compare_outcomes(const BasicCsr<Target>& g, const LoopyVal
   std::atomic<node_t> first{g.n};
   for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
     for (std::size_t u = b; u < e; ++u) {
-      if (node_outcome(g, lv, static_cast<node_t>(u)) != outcomes[u]) {
+      if (node_outcome(g, lv.value, static_cast<node_t>(u)) != outcomes[u]) {
         node_t cur = first.load();
         while (u < cur && !first.compare_exchange_weak(cur, static_cast<node_t>(u))) {
         }
@@ -433,7 +433,7 @@ std::string verify_loopy(const BasicCsr<Target>& g, const LoopyValues& values, s
   if (const auto node = compare_outcomes(g, values, outcomes, pc))
     return "verification failed (retrograde outcomes): node " + std::to_string(user_id(*node)) + " is " +
            outcome_word(outcomes[*node]) + " by the retrograde analysis and " +
-           outcome_word(node_outcome(g, values, *node)) + " by its value";
+           outcome_word(node_outcome(g, values.value, *node)) + " by its value";
   return {};
 }
 
@@ -444,10 +444,10 @@ std::string describe_loopy_verified(std::uint64_t n, std::uint64_t m) {
 
 template LoopyValues solve_loopy(const CsrView&, const ParallelConfig&, PhaseTimer*, LoopyStats*);
 template LoopyValues solve_loopy(const WideCsrView&, const ParallelConfig&, PhaseTimer*, LoopyStats*);
-template Outcomes solve_outcomes(const CsrView&, const ParallelConfig&, PhaseTimer*);
-template Outcomes solve_outcomes(const WideCsrView&, const ParallelConfig&, PhaseTimer*);
-template std::optional<node_t> outcome_move(const CsrView&, const Outcomes&, node_t);
-template std::optional<node_t> outcome_move(const WideCsrView&, const Outcomes&, node_t);
+template OutcomeTable solve_outcomes(const CsrView&, const ParallelConfig&, PhaseTimer*);
+template OutcomeTable solve_outcomes(const WideCsrView&, const ParallelConfig&, PhaseTimer*);
+template std::optional<node_t> outcome_move(const CsrView&, const OutcomeTable&, node_t);
+template std::optional<node_t> outcome_move(const WideCsrView&, const OutcomeTable&, node_t);
 template std::optional<LoopyMismatch> check_loopy_conditions(const CsrView&, const LoopyValues&, const ParallelConfig&, const std::function<std::uint64_t(node_t)>&);
 template std::optional<LoopyMismatch> check_loopy_conditions(const WideCsrView&, const LoopyValues&, const ParallelConfig&, const std::function<std::uint64_t(node_t)>&);
 template std::string verify_loopy(const CsrView&, const LoopyValues&, std::span<const Outcome>, const ParallelConfig&, const std::function<std::uint64_t(node_t)>&);

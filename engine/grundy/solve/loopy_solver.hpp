@@ -29,21 +29,6 @@ enum class LoopyMode { off, values, outcome };
 /// "values" or "outcome" (the option's words); "" is off. Throws std::invalid_argument.
 LoopyMode parse_loopy_mode(std::string_view word);
 
-/// What a loopy solve did, for --stats and info.
-struct LoopyStats {
-  struct Stage {
-    std::uint64_t labelled = 0;   ///< nodes given the value i in the stage (the peeled ones not counted)
-    std::uint64_t infinite = 0;   ///< nodes made infinite at its end
-    std::uint64_t rounds = 0;     ///< rounds of the retrograde pass
-    std::uint64_t remaining = 0;  ///< nodes still unlabelled after it
-    double seconds = 0;
-  };
-  std::uint64_t peeled = 0;       ///< nodes that cannot reach a cycle
-  std::uint64_t peel_rounds = 0;  ///< the longest path from them to a sink, plus one
-  std::uint64_t transpose_bytes = 0;
-  std::vector<Stage> stages;
-};
-
 /// gamma and its counter for every node. Never throws on a cycle.
 template <class Target>
 LoopyValues solve_loopy(const BasicCsr<Target>& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr,
@@ -53,18 +38,18 @@ LoopyValues solve_loopy(const BasicCsr<Target>& graph, const ParallelConfig& pc,
 /// O(N + M) retrograde analysis (sinks lose; a node with a losing
 /// successor wins; one whose successors all win loses; the rest draw), and
 /// the round each lost node was decided in.
-struct Outcomes {
+struct OutcomeTable {
   Array<Outcome> of;
   Array<std::uint32_t> round;  ///< meaningful for lost nodes
 };
 template <class Target>
-Outcomes solve_outcomes(const BasicCsr<Target>& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr);
+OutcomeTable solve_outcomes(const BasicCsr<Target>& graph, const ParallelConfig& pc, PhaseTimer* timer = nullptr);
 
 /// A winning move of a single token on a won node: to its lost successor
 /// decided in the earliest round, so that the loser's replies reach ever
 /// earlier rounds and play ends. Empty for a node that is not won.
 template <class Target>
-std::optional<node_t> outcome_move(const BasicCsr<Target>& graph, const Outcomes& outcomes, node_t from);
+std::optional<node_t> outcome_move(const BasicCsr<Target>& graph, const OutcomeTable& outcomes, node_t from);
 
 /// --loopy=outcome decides a single token: a game of several is an
 /// InputError naming `name` (checked before any work).
@@ -76,7 +61,7 @@ struct SingleTokenAnswer {
   Outcome outcome = Outcome::lose;
   std::optional<UserMove> move;
 };
-SingleTokenAnswer single_token_answer(const GameView& game, const Outcomes& outcomes, bool with_move,
+SingleTokenAnswer single_token_answer(const GameView& game, const OutcomeTable& outcomes, bool with_move,
                                       std::span<const node_t> original_ids);
 
 /// What solving with cycles adds to memory beyond the graph: the transpose
