@@ -174,6 +174,25 @@ PYBIND11_MODULE(_grundy, m) {
       py::arg("graph"), py::arg("threads") = py::none(), py::arg("engine") = "auto", py::arg("loopy") = false,
       py::arg("verify") = false);
   m.def(
+      "outcomes",
+      [](const PyGraph& g, py::object threads) {
+        const grundy::Options o = options_of(threads, "auto", true, false);
+        std::optional<grundy::Outcomes> out;
+        {
+          py::gil_scoped_release free;
+          out = grundy::outcomes(g.graph, o);
+        }
+        // One byte a node, the letters of --outcome-out: W, L, D.
+        py::array_t<char> letters(static_cast<py::ssize_t>(out->size()));
+        char* at = static_cast<char*>(letters.mutable_data());
+        for (std::size_t u = 0; u < out->size(); ++u) {
+          const grundy::Verdict v = (*out)[u];
+          at[u] = v == grundy::Verdict::win ? 'W' : v == grundy::Verdict::lose ? 'L' : 'D';
+        }
+        return letters.view("S1");
+      },
+      py::arg("graph"), py::arg("threads") = py::none());
+  m.def(
       "solve",
       [](const PyGraph& g, const py::object& tokens, py::object threads, const std::string& engine, bool loopy,
          bool verify) {

@@ -19,7 +19,7 @@ from typing import NamedTuple, Optional, Tuple
 from ._grundy import INFINITE, Error, Graph, __version__, batch, gen, load
 from . import _grundy
 
-__all__ = ["Graph", "Error", "INFINITE", "Answer", "sg", "solve", "load", "gen", "batch", "from_networkx",
+__all__ = ["Graph", "Error", "INFINITE", "Answer", "sg", "solve", "outcomes", "load", "gen", "batch", "from_networkx",
            "__version__"]
 
 
@@ -57,6 +57,12 @@ def solve(graph, tokens=None, *, threads=None, engine="auto", loopy=False, verif
     if tokens is not None:
         tokens = [int(t) for t in tokens]
     return Answer(*_grundy.solve(_graph(graph), tokens, threads, engine, loopy, verify))
+
+
+def outcomes(graph, indices=None, *, threads=None):
+    """A single token's outcome on each node, b"W", b"L" or b"D" (a NumPy array of dtype S1), by the
+    retrograde analysis of games with or without cycles (as the CLI's --loopy=outcome)."""
+    return _grundy.outcomes(_graph(graph, indices), threads)
 
 
 def from_networkx(G, name="<networkx>"):

@@ -123,6 +123,17 @@ def test_bad_graphs_are_value_errors_with_the_engines_message(tmp_path):
         grundy.solve(cycle, [7], loopy=True)
 
 
+def test_outcomes_are_the_clis_letters(tmp_path):
+    path = str(tmp_path / "d.gcsr")
+    subprocess.run([BINARY, "gen", "-q", path, "--shape", "digraph", "-n", "2000", "-m", "6000", "-k", "1"], check=True)
+    out = subprocess.run([BINARY, "solve", path, "--loopy=outcome", "--outcome-out", "-"], capture_output=True,
+                         text=True, check=True).stdout.split()
+    letters = grundy.outcomes(grundy.load(path, loopy=True), threads=2)
+    assert letters.dtype == np.dtype("S1") and len(letters) == 2000
+    assert [x.decode() for x in letters] == out[1:]
+    assert {b"W", b"L", b"D"} == set(letters.tolist())
+
+
 def test_games_with_cycles():
     cycle = grundy.Graph(np.array([0, 1, 2, 2], dtype=np.int64), np.array([1, 0], dtype=np.int32))
     values = grundy.sg(cycle, loopy=True)
