@@ -40,29 +40,17 @@ PyGraph view(const py::array& indptr, const py::array& indices, const std::strin
     throw py::type_error("indptr of dtype " + dtype_name(indptr) + ": int32, uint32, int64 or uint64 please");
   const std::size_t n1 = static_cast<std::size_t>(indptr.size()), m = static_cast<std::size_t>(indices.size());
   const bool signed_ids = kind == 'i';
-  const auto go = [&]<class O, class T>(const O* o, const T* t) {
-    return grundy::Graph::view(std::span<const O>(o, n1), std::span<const T>(t, m), name);
+  // Offsets and ids of the widths given, both of the ids' signedness.
+  const auto go = [&]<class Narrow, class Wide>() {
+    const auto typed = [&]<class O, class T>() {
+      return grundy::Graph::view(std::span<const O>(static_cast<const O*>(indptr.data()), n1),
+                                 std::span<const T>(static_cast<const T*>(indices.data()), m), name);
+    };
+    if (pbytes == 8) return bytes == 8 ? typed.template operator()<Wide, Wide>() : typed.template operator()<Wide, Narrow>();
+    return bytes == 8 ? typed.template operator()<Narrow, Wide>() : typed.template operator()<Narrow, Narrow>();
   };
-  using I64 = std::int64_t;
-  using U64 = std::uint64_t;
-  using I32 = std::int32_t;
-  using U32 = std::uint32_t;
-  grundy::Graph g = [&] {
-    if (bytes == 8) {
-      if (pbytes == 8 && signed_ids)
-        return go(static_cast<const I64*>(indptr.data()), static_cast<const I64*>(indices.data()));
-      if (pbytes == 8) return go(static_cast<const U64*>(indptr.data()), static_cast<const U64*>(indices.data()));
-      if (signed_ids) return go(static_cast<const I32*>(indptr.data()), static_cast<const I64*>(indices.data()));
-      return go(static_cast<const U32*>(indptr.data()), static_cast<const U64*>(indices.data()));
-    }
-    if (pbytes == 8 && signed_ids)
-      return go(static_cast<const std::int64_t*>(indptr.data()), static_cast<const std::int32_t*>(indices.data()));
-    if (pbytes == 8)
-      return go(static_cast<const std::uint64_t*>(indptr.data()), static_cast<const std::uint32_t*>(indices.data()));
-    if (signed_ids)
-      return go(static_cast<const std::int32_t*>(indptr.data()), static_cast<const std::int32_t*>(indices.data()));
-    return go(static_cast<const std::uint32_t*>(indptr.data()), static_cast<const std::uint32_t*>(indices.data()));
-  }();
+  grundy::Graph g = signed_ids ? go.template operator()<std::int32_t, std::int64_t>()
+                               : go.template operator()<std::uint32_t, std::uint64_t>();
   // Signed and unsigned offsets of one width: the Graph API pairs them with
   // ids of the same signedness, and both are checked non-negative.
   return {std::move(g), py::make_tuple(indptr, indices)};

@@ -124,6 +124,12 @@ void print_loopy_stats(const PhaseTimer& timer, const LoopyStats& st, const CsrV
   }
 }
 
+// The API's winning move as the user numbers it (1-based, by original_ids).
+std::optional<UserMove> user_move(const Answer& a, std::span<const node_t> original_ids) {
+  if (!a.move) return std::nullopt;
+  return user_move_of({a.move->token, a.move->from, a.move->to}, original_ids);
+}
+
 // The engine's letter for a verdict (--outcome-out).
 Outcome outcome_of(Verdict v) {
   return v == Verdict::win ? Outcome::win : v == Verdict::lose ? Outcome::lose : Outcome::draw;
@@ -148,7 +154,6 @@ int solve_with_cycles(const SolveOptions& o, const Graph& loaded, const std::str
   for (std::size_t trial = 0; trial < o.trials; ++trial) {
     const auto start = std::chrono::steady_clock::now();
     api.observer = trial + 1 == o.trials ? observer : nullptr;
-    timer.loopy = {};
     if (outcome_only) {
       outcomes = grundy::outcomes(loaded, api);
     } else {
@@ -179,31 +184,27 @@ int solve_with_cycles(const SolveOptions& o, const Graph& loaded, const std::str
     report_line("Verification:", "PASS (" + checked + ")");
   }
   progress.finish();
-  Verdict verdict = Verdict::lose;
-  std::optional<UserMove> move;
   const Answer answer = outcome_only ? (game.tokens.empty() ? Answer{} : grundy::solve(loaded, *outcomes, game.tokens[0]))
                                      : grundy::solve(loaded, *values, game.tokens);
-  verdict = answer.verdict;
-  if (answer.move) move = user_move_of({answer.move->token, answer.move->from, answer.move->to}, original_ids);
-  const auto value_span = [&] {
-    return std::span<const sg_t>(static_cast<const sg_t*>(values->data()), values->size());
-  };
+  // Loopy values are 32-bit: the writers read them where the engine left them.
+  const std::span<const sg_t> value_span =
+      values ? std::span<const sg_t>(static_cast<const sg_t*>(values->data()), values->size()) : std::span<const sg_t>();
   OutputFile out("-");
   std::uint64_t shortened = 0;
   // Files first: a failure there leaves stdout empty.
-  const auto write_values = [&](OutputFile& f) { shortened = write_loopy_values(f, graph, value_span(), original_ids); };
+  const auto write_values = [&](OutputFile& f) { shortened = write_loopy_values(f, graph, value_span, original_ids); };
   const auto write_letters = [&](OutputFile& f) {
     Array<Outcome> of(graph.n);
     for_range(pc, 0, graph.n, [&](std::size_t b, std::size_t e) {
       for (std::size_t u = b; u < e; ++u)
-        of[u] = outcome_only ? outcome_of((*outcomes)[u]) : node_outcome(graph, value_span(), static_cast<node_t>(u));
+        of[u] = outcome_only ? outcome_of((*outcomes)[u]) : node_outcome(graph, value_span, static_cast<node_t>(u));
     });
     write_outcomes(f, of, original_ids);
   };
   if (outputs.sg) publish(outputs.sg, o.sg_out, out, write_values);
   if (outputs.outcomes) publish(outputs.outcomes, o.outcome_out, out, write_letters);
-  out.write(std::string(verdict_word(verdict)) + "\n");
-  if (o.move) out.write(move_text(move) + "\n");
+  out.write(std::string(verdict_word(answer.verdict)) + "\n");
+  if (o.move) out.write(move_text(user_move(answer, original_ids)) + "\n");
   if (!outputs.sg) publish(outputs.sg, o.sg_out, out, write_values);
   if (!outputs.outcomes) publish(outputs.outcomes, o.outcome_out, out, write_letters);
   out.commit();
@@ -317,11 +318,7 @@ int solve(const SolveOptions& o) {
   if (outputs.profile) write_profile(*outputs.profile, &timer, *recorder, facts);
   OutputFile out("-");
   out.write(answer.verdict == Verdict::win ? "win\n" : "lose\n");
-  if (o.move) {
-    std::optional<UserMove> move;
-    if (answer.move) move = user_move_of({answer.move->token, answer.move->from, answer.move->to}, graph.original_ids());
-    out.write(move_text(move) + "\n");
-  }
+  if (o.move) out.write(move_text(user_move(answer, graph.original_ids())) + "\n");
   if (!o.sg_out.empty() && names_stdout(o.sg_out)) write_sg(out);
   out.commit();
   if (o.stats) print_stats(*stats, facts);

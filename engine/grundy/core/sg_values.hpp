@@ -18,8 +18,8 @@ namespace grundy {
 
 using sg_t = std::uint32_t;  ///< an SG value, as the API exposes it
 
-/// SG values viewed where they lie, 16 or 32 bits a value: an SgValues's
-/// (SgValues::span) or the API's Values's (data() and width()).
+/// SG values viewed where they lie, 16 or 32 bits a value (the output
+/// writers take the API's Values so: data() and width()).
 using SgSpan = std::variant<std::span<const std::uint16_t>, std::span<const std::uint32_t>>;
 
 class SgValues {
@@ -63,10 +63,6 @@ class SgValues {
   template <class F>
   decltype(auto) visit(F&& f) const {
     return std::visit([&](const auto& v) { return f(std::span(v)); }, values_);
-  }
-  /// The stored values, viewed.
-  SgSpan span() const {
-    return visit([](auto s) { return SgSpan(std::span<const typename decltype(s)::element_type>(s)); });
   }
   std::vector<sg_t> to_vector() const {
     return visit([](auto s) { return std::vector<sg_t>(s.begin(), s.end()); });

@@ -41,42 +41,34 @@ inline constexpr auto kPackLanes = [] {
 /// Writes the ids of in[0, count) that lie in [lo, hi) to `out`, in order,
 /// and returns how many there are. `out` has room for `count` ids, and may
 /// be `in`: each step's store ends before the next step's load begins.
-inline std::size_t keep_in_range(const node_t* in, std::size_t count, node_t lo, node_t hi, node_t* out) {
+/// 8-byte ids (a caller's array read in place) are narrowed on the way, by
+/// the scalar loop alone.
+template <class Id>
+inline std::size_t keep_in_range(const Id* in, std::size_t count, node_t lo, node_t hi, node_t* out) {
   const node_t width = hi - lo;
   std::size_t kept = 0, i = 0;
 #if defined(__AVX2__)
-  if (width > 0) {
-    const __m256i base = _mm256_set1_epi32(static_cast<int>(lo));
-    const __m256i last = _mm256_set1_epi32(static_cast<int>(width - 1));
-    for (; i + 8 <= count; i += 8) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
-      const __m256i d = _mm256_sub_epi32(v, base);
-      // d <= width - 1, unsigned: min(d, width - 1) == d.
-      const __m256i inside = _mm256_cmpeq_epi32(_mm256_min_epu32(d, last), d);
-      const auto mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(inside)));
-      const __m256i pack = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(detail::kPackLanes[mask].data()));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + kept), _mm256_permutevar8x32_epi32(v, pack));
-      kept += static_cast<std::size_t>(__builtin_popcount(mask));
+  if constexpr (sizeof(Id) == sizeof(node_t)) {
+    if (width > 0) {
+      const __m256i base = _mm256_set1_epi32(static_cast<int>(lo));
+      const __m256i last = _mm256_set1_epi32(static_cast<int>(width - 1));
+      for (; i + 8 <= count; i += 8) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+        const __m256i d = _mm256_sub_epi32(v, base);
+        // d <= width - 1, unsigned: min(d, width - 1) == d.
+        const __m256i inside = _mm256_cmpeq_epi32(_mm256_min_epu32(d, last), d);
+        const auto mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(inside)));
+        const __m256i pack = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(detail::kPackLanes[mask].data()));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + kept), _mm256_permutevar8x32_epi32(v, pack));
+        kept += static_cast<std::size_t>(__builtin_popcount(mask));
+      }
     }
   }
 #endif
   for (; i < count; ++i) {
-    const node_t v = in[i];
-    out[kept] = v;
-    kept += static_cast<std::size_t>(v - lo < width);
-  }
-  return kept;
-}
-
-/// The same for 8-byte ids (a caller's array read in place), narrowed on
-/// the way: a plain branch-free loop.
-inline std::size_t keep_in_range(const std::uint64_t* in, std::size_t count, node_t lo, node_t hi, node_t* out) {
-  const std::uint64_t width = hi - lo;
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t v = in[i];
+    const Id v = in[i];
     out[kept] = static_cast<node_t>(v);
-    kept += static_cast<std::size_t>(v - lo < width);
+    kept += static_cast<std::size_t>(v - Id{lo} < Id{width});
   }
   return kept;
 }
