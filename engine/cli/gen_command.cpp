@@ -12,10 +12,9 @@
 #include <stdexcept>
 
 #include "command.hpp"
-#include "grundy/core/memory_budget.hpp"
 #include "grundy/core/input_error.hpp"
+#include "grundy/core/memory_budget.hpp"
 #include "grundy/io/output_file.hpp"
-#include "grundy/jobs/generated_file.hpp"
 #include "progress.hpp"
 #include "written_summary.hpp"
 
@@ -23,12 +22,9 @@ namespace grundy::cli {
 namespace {
 
 struct GenOptions {
-  GenSpec spec;
-  std::string shape = "uniform";
+  GenSettings spec;
   std::string out;
-  bool layered = false;
   unsigned threads = 0;
-  std::uint64_t instances = 1;
   std::uint64_t max_size = 0;  // 0: half the target's free space
   bool force = false;
   bool edges_given = false, layers_given = false;
@@ -39,16 +35,17 @@ void note_overrides(const GenOptions& o) {
   if (quiet()) return;
   const std::uint64_t m = generated_edges(o.spec);
   if (o.edges_given && m != o.spec.edges) {
-    const char* why = o.spec.shape == Shape::tournament    ? "every pair: N(N-1)/2"
-                      : o.spec.shape == Shape::chain       ? "a path through every node needs N-1"
-                      : o.spec.shape == Shape::subtraction ? "take 1..k with k = M/N - 1, or put 2 back on an odd heap"
-                                                           : "this shape and node count";
-    std::fprintf(stderr, "grundy: gen: note: --shape %s makes %s edges (%s); --edges %s is not used\n", o.shape.c_str(),
+    const std::string& shape = o.spec.shape;
+    const char* why = shape == "tournament"    ? "every pair: N(N-1)/2"
+                      : shape == "chain"       ? "a path through every node needs N-1"
+                      : shape == "subtraction" ? "take 1..k with k = M/N - 1, or put 2 back on an odd heap"
+                                               : "this shape and node count";
+    std::fprintf(stderr, "grundy: gen: note: --shape %s makes %s edges (%s); --edges %s is not used\n", shape.c_str(),
                  grouped(m).c_str(), why, grouped(o.spec.edges).c_str());
   }
-  if (o.layers_given && o.spec.shape != Shape::layered)
+  if (o.layers_given && o.spec.shape != "layered")
     std::fprintf(stderr, "grundy: gen: note: --layers applies to --shape layered only; --shape %s ignores it\n",
-                 o.shape.c_str());
+                 o.spec.shape.c_str());
 }
 
 // Refuses an output past --max-size, or by default past half the free
@@ -72,32 +69,32 @@ void check_size(const GenOptions& o, std::uint64_t planned) {
 
 int run_gen(GenOptions o) {
   const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t instances = o.spec.instances;
+  std::uint64_t m = 0;
   try {
-    o.spec.shape = parse_shape(o.shape);
-    check_spec(o.spec);
+    m = generated_edges(o.spec);  // the spec checked first
     note_overrides(o);
-    const std::uint64_t m = generated_edges(o.spec);
-    const std::uint64_t planned = planned_output_bytes(o.spec, o.out, o.layered, o.instances);
+    const std::uint64_t planned = planned_bytes(o.spec, o.out);
     // The plan, on a terminal (elsewhere the summary line says the size, and
     // an error stays the one line on stderr).
     if (!quiet() && ::isatty(STDERR_FILENO) == 1)
-      std::fprintf(stderr, "grundy: gen: %s: N %s, M %s, K %s%s -> %s, about %s\n", o.shape.c_str(),
+      std::fprintf(stderr, "grundy: gen: %s: N %s, M %s, K %s%s -> %s, about %s\n", o.spec.shape.c_str(),
                    grouped(o.spec.nodes).c_str(), grouped(m).c_str(), grouped(o.spec.tokens).c_str(),
-                   o.instances > 1 ? (", " + grouped(o.instances) + " instances").c_str() : "",
+                   instances > 1 ? (", " + grouped(instances) + " instances").c_str() : "",
                    names_stdout(o.out) ? "<stdout>" : o.out.c_str(), size_text(planned).c_str());
     require_writable(o.out);
     check_size(o, planned);
     Progress progress("gen");
-    write_generated(o.spec, o.out, o.layered, o.instances, {resolve_threads(o.threads)}, [&](std::uint64_t done) {
-      progress.update(done, m * o.instances, {grouped(done) + " of " + grouped(m * o.instances) + " edges"}, "edges");
-    });
+    o.spec.progress = [&](std::uint64_t done) {
+      progress.update(done, m * instances, {grouped(done) + " of " + grouped(m * instances) + " edges"}, "edges");
+    };
+    generate_file(o.spec, o.out, {.threads = resolve_threads(o.threads)});
     progress.finish();
-  } catch (const std::invalid_argument& e) {
+  } catch (const ArgumentError& e) {
     std::fprintf(stderr, "grundy: gen: %s\n", e.what());
     return kUsage;
   }
-  say_written("gen", o.out, o.spec.nodes * o.instances, generated_edges(o.spec) * o.instances,
-              o.spec.tokens * o.instances, 0,
+  say_written("gen", o.out, o.spec.nodes * instances, m * instances, o.spec.tokens * instances, 0,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return kOk;
 }
@@ -114,11 +111,11 @@ Command add_gen(CLI::App& root) {
                   "output file: *.gcsr binary, *.el an edge list, anything else classic text (\"-\": stdout)")
       ->type_name("FILE")
       ->required();
-  sub->add_option("--shape", opts->shape,
+  sub->add_option("--shape", opts->spec.shape,
                   "the graph's shape: DAGs uniform, layered, chain, powerlaw, tournament, kron; with cycles digraph, "
                   "kron-digraph, grid (a torus with back edges), subtraction (a subtraction game with put-backs)")
       ->type_name("SHAPE")
-      ->check(CLI::IsMember(shape_list()))
+      ->check(CLI::IsMember(shapes()))
       ->default_str("uniform");
   add_count(*sub, "-n,--nodes", opts->spec.nodes, "node count")->default_val(1000);
   CLI::Option* edges =
@@ -128,10 +125,10 @@ Command add_gen(CLI::App& root) {
   add_count(*sub, "-s,--seed", opts->spec.seed, "random seed")->default_val(1);
   CLI::Option* layers =
       add_count(*sub, "--layers", opts->spec.layers, "layered shape: number of bands (its depth)")->default_val(8);
-  sub->add_flag("--layered", opts->layered,
+  sub->add_flag("--layered", opts->spec.layered,
                 "renumber nodes so that each topological layer is a contiguous id range (ordered by "
                 "out-degree), and store the layers and their degree runs (.gcsr only)");
-  add_count(*sub, "--instances", opts->instances,
+  add_count(*sub, "--instances", opts->spec.instances,
             "write this many instances (seeds seed, seed+1, ...) concatenated into one text stream", 1)
       ->default_val(1);
   add_count(*sub, "--max-size", opts->max_size,

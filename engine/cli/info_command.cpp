@@ -6,14 +6,9 @@
 #include <vector>
 
 #include "command.hpp"
-#include "grundy/core/cycle.hpp"
-#include "grundy/core/game.hpp"
-#include "grundy/formats/game_loader.hpp"
+#include "grundy/api/timer_observer.hpp"
 #include "grundy/core/input_error.hpp"
-#include "grundy/solve/layering.hpp"
-#include "grundy/solve/level_solver.hpp"
 #include "grundy/solve/loopy_solver.hpp"
-#include "grundy/io/mapped_file.hpp"
 #include "json.hpp"
 
 namespace grundy::cli {
@@ -62,119 +57,117 @@ void print_histogram(const char* title, const Histogram& h) {
 // What info reports, gathered once, printed as text or JSON.
 struct Facts {
   std::string file;
-  const char* format = "";
-  std::size_t bytes = 0;
-  node_t n = 0;
-  edge_t m = 0;
+  GraphSource source;
+  std::uint32_t n = 0;
+  std::uint64_t m = 0;
   std::size_t k = 0;
-  bool layered = false;
-  std::size_t degree_runs = 0;  // runs of equal out-degree a layered file stores (0: none stored)
   std::size_t depth = 0;
   std::uint64_t widest = 0;
   std::uint64_t sources = 0, sinks = 0;  // nodes no edge enters, nodes no edge leaves
-  sg_t nim_sum = 0;
+  std::uint32_t nim_sum = 0;
+  Verdict verdict = Verdict::lose;
   Histogram degree, in_degree, values;
   std::vector<PhaseTimer::Phase> phases;
   // --loopy: the verdict may be a draw, values may be infinite, and there
   // is no depth; what the engine did instead.
   LoopyMode loopy = LoopyMode::off;
-  Outcome outcome = Outcome::lose;
   std::uint64_t self_loops = 0, peeled = 0, peel_rounds = 0, stages = 0, infinite = 0;
   std::uint64_t wins = 0, losses = 0, draws = 0;  // single-token outcomes per node
-  double per_edge() const { return m ? static_cast<double>(bytes) / static_cast<double>(m) : 0.0; }
+  double per_edge() const { return m ? static_cast<double>(source.bytes) / static_cast<double>(m) : 0.0; }
   double mean_degree() const { return n ? degree.sum / n : 0.0; }
-  const char* verdict() const {
-    if (loopy != LoopyMode::off) return outcome_word(outcome);
-    return nim_sum != 0 ? "win" : "lose";
-  }
 };
 
 // The degree facts every mode reports.
-void gather_degrees(const CsrView& g, Facts& f) {
-  std::vector<std::uint32_t> in_degree(g.n, 0);
-  for (edge_t e = 0; e < g.m; ++e) ++in_degree[g.targets[e]];
-  for (node_t u = 0; u < g.n; ++u) {
-    f.degree.add(g.degree(u));
+void gather_degrees(const Graph& graph, Facts& f) {
+  const std::span<const std::uint64_t> offsets = graph.offsets();
+  const std::span<const std::uint32_t> targets = graph.targets();
+  std::vector<std::uint32_t> in_degree(graph.nodes(), 0);
+  for (const std::uint32_t v : targets) ++in_degree[v];
+  for (std::uint32_t u = 0; u < graph.nodes(); ++u) {
+    const std::uint64_t degree = offsets[u + 1] - offsets[u];
+    f.degree.add(degree);
     f.in_degree.add(in_degree[u]);
     f.sources += in_degree[u] == 0;
-    f.sinks += g.degree(u) == 0;
-    for (node_t v : g.successors(u)) f.self_loops += v == u;
+    f.sinks += degree == 0;
+    for (std::uint64_t e = offsets[u]; e < offsets[u + 1]; ++e) f.self_loops += targets[e] == u;
   }
+}
+
+void count(Facts& f, Verdict v) {
+  f.wins += v == Verdict::win;
+  f.losses += v == Verdict::lose;
+  f.draws += v == Verdict::draw;
 }
 
 // --loopy: the generalized values (or, with =outcome, the outcomes alone)
 // and how the engine got them.
-void gather_loopy(const LoadedGame& game, LoopyMode mode, const ParallelConfig& pc, PhaseTimer& timer, Facts& f) {
-  const CsrView& g = game.view.graph;
+void gather_loopy(const Graph& graph, LoopyMode mode, const Options& api, PhaseTimer& timer, Facts& f) {
   f.loopy = mode;
-  const std::span<const node_t> tokens = game.view.tokens;
-  const auto count = [&](Outcome x) {
-    f.wins += x == Outcome::win;
-    f.losses += x == Outcome::lose;
-    f.draws += x == Outcome::draw;
-  };
+  const std::span<const std::uint32_t> tokens = graph.tokens();
   if (mode == LoopyMode::outcome) {
     if (tokens.size() > 1)
       throw InputError(f.file + ": --loopy=outcome decides a single token, and this game has " +
                        std::to_string(tokens.size()) + " (--loopy decides sums)");
-    const OutcomeTable out = solve_outcomes(g, pc, &timer);
+    const Outcomes out = grundy::outcomes(graph, api);
     timer.start("statistics");
-    for (const Outcome x : out.of) count(x);
-    f.outcome = tokens.empty() ? Outcome::lose : out.of[tokens[0]];
+    for (std::size_t u = 0; u < out.size(); ++u) count(f, out[u]);
+    f.verdict = tokens.empty() ? Verdict::lose : out[tokens[0]];
+    return;
+  }
+  const Values values = grundy::sg(graph, api);
+  timer.start("statistics");
+  f.peeled = timer.loopy.peeled;
+  f.peel_rounds = timer.loopy.peel_rounds;
+  f.stages = timer.loopy.stages.size();
+  for (std::uint32_t u = 0; u < graph.nodes(); ++u) {
+    count(f, node_verdict(graph, values, u));
+    if (values[u] != Values::infinite) f.values.add(values[u]);
+    else ++f.infinite;
+  }
+  const Answer answer = grundy::solve(graph, values, tokens);
+  f.verdict = answer.verdict;
+  f.nim_sum = answer.nim_sum;
+}
+
+// Every value into the histogram, read as the engine stored them.
+void add_values(const Values& values, Histogram& h) {
+  if (values.width() == 16) {
+    for (const std::uint16_t* v = static_cast<const std::uint16_t*>(values.data()), *end = v + values.size(); v != end; ++v)
+      h.add(*v);
   } else {
-    LoopyStats stats;
-    const LoopyValues values = solve_loopy(g, pc, &timer, &stats);
-    timer.start("statistics");
-    f.peeled = stats.peeled;
-    f.peel_rounds = stats.peel_rounds;
-    f.stages = stats.stages.size();
-    for (node_t u = 0; u < g.n; ++u) {
-      count(node_outcome(g, values.value, u));
-      if (values.finite(u)) f.values.add(values.value[u]);
-      else ++f.infinite;
-    }
-    const LoopyVerdict v = loopy_verdict(game.view, values);
-    f.outcome = v.outcome;
-    f.nim_sum = v.finite_xor;
+    for (const std::uint32_t* v = static_cast<const std::uint32_t*>(values.data()), *end = v + values.size(); v != end; ++v)
+      h.add(*v);
   }
 }
 
 // Layers the graph again even when the file stores layers (a file's layers
 // need only respect the edges, and the depth is the graph's, not the
-// file's), takes every SG value, and sums the distributions.
-Facts gather(const MappedFile& in, const LoadedGame& game, LoopyMode mode, const ParallelConfig& pc,
-             PhaseTimer& timer) {
-  const CsrView& g = game.view.graph;
+// file's), takes every SG value over those layers, and sums the
+// distributions.
+Facts gather(const Graph& graph, LoopyMode mode, const Options& api, PhaseTimer& timer) {
   Facts f;
-  f.file = in.name();
-  f.format = game.format;
-  f.bytes = in.bytes().size();
-  f.n = g.n;
-  f.m = g.m;
-  f.k = game.view.tokens.size();
-  f.layered = !game.layers.empty();
-  f.degree_runs = game.layers.degree_runs.empty() ? 0 : game.layers.degree_runs.size() - 1;
+  f.file = graph.name();
+  f.source = graph.source();
+  f.n = graph.nodes();
+  f.m = graph.edges();
+  f.k = graph.tokens().size();
   if (mode != LoopyMode::off) {
-    gather_loopy(game, mode, pc, timer, f);
-    gather_degrees(g, f);
+    gather_loopy(graph, mode, api, timer, f);
+    gather_degrees(graph, f);
     timer.stop();
     f.phases = timer.phases();
     return f;
   }
-  timer.start("layering");
-  const Layers computed = naming_cycles(in.name(), [&] { return compute_layers(g, pc); });
-  const LayerView layers{computed.order.data(), computed.begin, {}};
-  timer.start("mex");
-  SgValues sg(g.n, g.m);
-  level_mex(g, layers, pc, sg);
+  const Layering layers = grundy::layering(graph, api);
+  const Values values = grundy::sg(graph, layers, api);
   timer.start("statistics");
-  f.depth = layers.count();
-  for (std::size_t l = 0; l < layers.count(); ++l) f.widest = std::max<std::uint64_t>(f.widest, layers.width(l));
-  gather_degrees(g, f);
-  f.nim_sum = nim_sum(sg, game.view.tokens);
-  sg.visit([&](auto v) {
-    for (auto x : v) f.values.add(x);
-  });
+  f.depth = layers.depth();
+  f.widest = layers.widest();
+  gather_degrees(graph, f);
+  const Answer answer = grundy::solve(graph, values, graph.tokens());
+  f.verdict = answer.verdict;
+  f.nim_sum = answer.nim_sum;
+  add_values(values, f.values);
   timer.stop();
   f.phases = timer.phases();
   return f;
@@ -205,13 +198,13 @@ void print_json(const Facts& f) {
     phases += (phases.empty() ? "" : ", ") + json_key(name) + ": " + json_number(seconds);
   std::printf(
       "{\"schema\": 2, \"file\": %s, \"format\": \"%s\", \"bytes\": %zu, \"bytes_per_edge\": %.4f, \"n\": %u, "
-      "\"m\": %llu, \"k\": %zu, \"verdict\": \"%s\", \"xor\": %u, \"layered\": %s, \"degree_runs\": %zu, "
+      "\"m\": %llu, \"k\": %zu, \"verdict\": \"%s\", \"xor\": %u, \"layered\": %s, \"degree_runs\": %llu, "
       "\"depth\": %s, \"widest_layer\": %s, \"sources\": %llu, \"sinks\": %llu, "
       "\"out_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
       "\"in_degree\": {\"max\": %llu, \"mean\": %.4f, \"histogram\": %s}, "
       "\"sg\": {\"max\": %llu, \"histogram\": %s}%s, \"seconds\": {%s}}\n",
-      json_string(f.file).c_str(), f.format, f.bytes, f.per_edge(), f.n, static_cast<unsigned long long>(f.m), f.k,
-      f.verdict(), f.nim_sum, f.layered ? "true" : "false", f.degree_runs,
+      json_string(f.file).c_str(), f.source.format.c_str(), f.source.bytes, f.per_edge(), f.n, static_cast<unsigned long long>(f.m), f.k,
+      verdict_word(f.verdict), f.nim_sum, f.source.layered ? "true" : "false", static_cast<unsigned long long>(f.source.degree_runs),
       f.loopy != LoopyMode::off ? "null" : std::to_string(f.depth).c_str(),
       f.loopy != LoopyMode::off ? "null" : std::to_string(f.widest).c_str(), static_cast<unsigned long long>(f.sources),
       static_cast<unsigned long long>(f.sinks), static_cast<unsigned long long>(f.degree.max), f.mean_degree(),
@@ -236,20 +229,21 @@ void print_loopy_text(const Facts& f) {
 }
 
 void print_text(const Facts& f) {
-  std::printf("file           %s (%s, %zu bytes, %.2f bytes/edge)\n", f.file.c_str(), f.format, f.bytes, f.per_edge());
+  std::printf("file           %s (%s, %llu bytes, %.2f bytes/edge)\n", f.file.c_str(), f.source.format.c_str(),
+              static_cast<unsigned long long>(f.source.bytes), f.per_edge());
   std::printf("nodes (N)      %u\nedges (M)      %llu\ntokens (K)     %zu\n", f.n, static_cast<unsigned long long>(f.m),
               f.k);
   if (f.loopy == LoopyMode::off) {
-    std::printf("verdict        %s (xor of the tokens' SG values: %u)\n", f.verdict(), f.nim_sum);
+    std::printf("verdict        %s (xor of the tokens' SG values: %u)\n", verdict_word(f.verdict), f.nim_sum);
   } else if (f.loopy == LoopyMode::values) {
-    std::printf("verdict        %s (xor of the tokens' finite values: %u)\n", f.verdict(), f.nim_sum);
+    std::printf("verdict        %s (xor of the tokens' finite values: %u)\n", verdict_word(f.verdict), f.nim_sum);
   } else {
-    std::printf("verdict        %s (the single token's outcome)\n", f.verdict());
+    std::printf("verdict        %s (the single token's outcome)\n", verdict_word(f.verdict));
   }
-  if (!f.layered) {
+  if (!f.source.layered) {
     std::printf("layered ids    no\n");
-  } else if (f.degree_runs > 0) {
-    std::printf("layered ids    yes, %zu degree runs\n", f.degree_runs);
+  } else if (f.source.degree_runs > 0) {
+    std::printf("layered ids    yes, %llu degree runs\n", static_cast<unsigned long long>(f.source.degree_runs));
   } else {
     std::printf("layered ids    yes, no degree runs (written before grundy stored them; `grundy convert` adds them)\n");
   }
@@ -277,13 +271,12 @@ void print_text(const Facts& f) {
 }
 
 int run_info(const InfoOptions& o) {
-  const ParallelConfig pc{resolve_threads(o.threads)};
-  PhaseTimer timer;
-  timer.start("map input");
-  const MappedFile in(o.input);
   const LoopyMode mode = parse_loopy_mode(o.loopy);
-  const LoadedGame game = load_game(in.bytes(), in.name(), pc, &timer, mode != LoopyMode::off);
-  const Facts facts = gather(in, game, mode, pc, timer);
+  PhaseTimer timer;
+  api::TimerObserver observer(timer);
+  const Options api{.threads = resolve_threads(o.threads), .loopy = mode != LoopyMode::off, .observer = &observer};
+  const Graph graph = Graph::load(o.input, api);
+  const Facts facts = gather(graph, mode, api, timer);
   if (o.json) {
     print_json(facts);
   } else {

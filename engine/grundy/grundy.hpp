@@ -32,6 +32,14 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An Error in the call's own arguments, not in the data: an unknown shape,
+/// an impossible generator request, an option a format cannot take (the
+/// grundy command's usage errors, exit code 2).
+class ArgumentError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// The engine for DAGs (as `--algo`): automatic is the parallel level engine.
 enum class Engine { automatic, level, serial, bgl };
 
@@ -60,6 +68,32 @@ struct Options {
   bool verify = false;
   /// Told of each phase of the call (load, sg, verify); none by default.
   Observer* observer = nullptr;
+};
+
+/// How Graph::load reads a file, beyond Options (as `grundy convert` takes it).
+struct LoadSettings {
+  /// automatic: an edge list by its name (.el), .gcsr or classic text by content.
+  enum class Format { automatic, classic, edge_list } format = Format::automatic;
+  std::uint64_t base = 0;              ///< an edge list's first id: 0 (GAPBS) or 1
+  std::vector<std::uint64_t> tokens{};  ///< an edge list's tokens (else its "# tokens:" comment)
+};
+
+/// How Graph::save writes, beyond its path (as `grundy convert` does).
+struct SaveSettings {
+  /// A .gcsr renumbered by topological layers, with the layers, their
+  /// degree runs and the user's ids stored (solving then skips layering).
+  /// A graph loaded from a layered .gcsr stays layered whatever this says.
+  bool layered = false;
+  /// Keep cycles: a .gcsr of a game with cycles (else a cycle is an Error).
+  bool loopy = false;
+};
+
+/// Where a graph came from and how it is stored (`grundy info`'s first lines).
+struct GraphSource {
+  std::string format;          ///< "gcsr", "text", "el" (loaded); "memory" (viewed, built or generated)
+  std::uint64_t bytes = 0;     ///< the file's size; 0 when not loaded
+  bool layered = false;        ///< a layered .gcsr: renumbered by layers, original_ids() set
+  std::uint64_t degree_runs = 0;  ///< runs of equal out-degree a layered .gcsr stores (0: none)
 };
 
 /// A directed graph in CSR form with 0-based ids: the successors of u are
@@ -100,6 +134,8 @@ class Graph {
   /// The same on options.threads threads, self-loops allowed with
   /// options.loopy, the phases told to options.observer.
   static Graph load(const std::string& path, const Options& options);
+  /// The same with a format chosen, or an edge list's base and tokens.
+  static Graph load(const std::string& path, const Options& options, const LoadSettings& settings);
   /// A generated graph, as `grundy gen --shape SHAPE -n nodes -m edges -k
   /// tokens -s seed --layers layers` makes it (the same bytes). Errors name
   /// it `name`, by default "gen:SHAPE".
@@ -120,6 +156,17 @@ class Graph {
   /// A layered .gcsr's stored id -> the user's id (0-based); else empty.
   std::span<const std::uint32_t> original_ids() const;
   const std::string& name() const;
+  GraphSource source() const;
+
+  /// Writes the graph and its tokens to `path`, by its extension: .gcsr
+  /// (memory-mappable), .el (an edge list, 0-based, tokens in a comment) or
+  /// classic text (anything else; "-" is stdout), in the user's ids. The
+  /// file appears whole or not at all. Returns the layers a layered .gcsr
+  /// stores, else 0. Errors: a cycle (unless settings.loopy), --layered
+  /// asked of text (ArgumentError), I/O.
+  std::uint64_t save(const std::string& path, const SaveSettings& settings = {}, const Options& options = {}) const;
+  /// What save(path) writes: "gcsr", "el" or "text".
+  static const char* save_format(const std::string& path);
 
   struct State;
   explicit Graph(std::shared_ptr<const State> state) : state_(std::move(state)) {}
@@ -156,6 +203,35 @@ class Values {
 /// SG values (DAG), or generalized values with Options::loopy.
 Values sg(const Graph& graph, const Options& options = {});
 
+/// A DAG's topological layers, as the level engine computes them (Kahn's
+/// rounds): layer 0 holds the sources, and each node lies one layer past its
+/// deepest predecessor, so every edge points to a later layer and depth() is
+/// the longest path's node count. The engine takes them deepest first.
+class Layering {
+ public:
+  std::size_t depth() const;
+  /// Every node, layer after layer.
+  std::span<const std::uint32_t> order() const;
+  /// Layer l is order()[begin()[l] .. begin()[l + 1]): depth() + 1 entries.
+  std::span<const std::uint32_t> begin() const;
+  std::uint64_t width(std::size_t layer) const;
+  std::uint64_t widest() const;
+
+  struct State;
+  explicit Layering(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  const State& state() const { return *state_; }
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+/// The graph's layers, computed even when a layered .gcsr stores its own
+/// (a file's layers need only respect the edges). A cycle is an Error.
+Layering layering(const Graph& graph, const Options& options = {});
+/// SG values by the level engine over layers already computed, so that a
+/// caller who wants both pays for layering once.
+Values sg(const Graph& graph, const Layering& layers, const Options& options = {});
+
 enum class Verdict { win, lose, draw };
 const char* verdict_word(Verdict v);  ///< "win", "lose", "draw"
 
@@ -177,6 +253,11 @@ class Outcomes {
 
 /// Every node's outcome for a single token (options.loopy is implied).
 Outcomes outcomes(const Graph& graph, const Options& options = {});
+
+/// A single token's verdict on node u, read from values of this graph: a
+/// DAG's SG value (0 loses), or a loopy value (a finite 0 loses; an
+/// infinite value wins when a successor's value is 0, else draws).
+Verdict node_verdict(const Graph& graph, const Values& values, std::uint32_t u);
 
 /// Checks `values` (from sg(graph, ...)) as Options::verify does, on
 /// options.threads threads: returns what was checked ("verified: Boost.Graph
@@ -260,6 +341,36 @@ BatchTotals batch(const std::vector<std::string>& paths, const Options& options,
 
 /// The same, every result in a vector (`grundy batch --move`).
 std::vector<BatchResult> batch(const std::vector<std::string>& paths, const Options& options = {});
+
+/// What `grundy gen` makes (its options); Graph::generate takes the same.
+struct GenSettings {
+  std::string shape = "uniform";  ///< one of shapes()
+  std::uint64_t nodes = 1000;
+  std::uint64_t edges = 4000;     ///< tournament: N(N-1)/2 whatever this says; chain: at least N-1
+  std::uint64_t tokens = 10;
+  std::uint64_t seed = 1;
+  std::uint64_t layers = 8;       ///< the layered shape's bands
+  bool layered = false;           ///< a layered .gcsr (as SaveSettings::layered)
+  std::uint64_t instances = 1;    ///< text only: this many instances (seeds seed, seed+1, ...) as one stream
+  /// Told the edges written so far, now and then.
+  std::function<void(std::uint64_t edges)> progress{};
+};
+
+/// Every generator shape's name: DAGs and, for Options::loopy, digraphs with cycles.
+std::vector<std::string> shapes();
+/// True for the shapes that make cycles (solve them with Options::loopy).
+bool shape_has_cycles(const std::string& shape);
+/// The edges one instance of `spec` has (some shapes fix or raise the count
+/// asked for). ArgumentError for an impossible spec.
+std::uint64_t generated_edges(const GenSettings& spec);
+/// About how many bytes generate_file(spec, path) writes: for .gcsr its
+/// sections, with up to 4 KiB of header and padding over (and a layered
+/// file's few degree runs under); for text an upper bound.
+std::uint64_t planned_bytes(const GenSettings& spec, const std::string& path);
+/// Writes the generated graph to `path` as Graph::save would (.gcsr, .el,
+/// text), streamed: a plain .gcsr is generated straight into the mapped
+/// file, never held twice in memory. The same bytes as `grundy gen`.
+void generate_file(const GenSettings& spec, const std::string& path, const Options& options = {});
 
 /// The library's version, "0.1.0".
 const char* version();

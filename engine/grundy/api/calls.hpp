@@ -21,7 +21,8 @@
 
 namespace grundy::api {
 
-// Every internal failure as the one exception type users catch.
+// Every internal failure as the one exception type users catch (an
+// impossible request as its ArgumentError).
 template <class F>
 decltype(auto) translating(const std::string& name, F&& f) {
   try {
@@ -29,7 +30,7 @@ decltype(auto) translating(const std::string& name, F&& f) {
   } catch (const InputError& e) {
     throw Error(e.what());
   } catch (const std::invalid_argument& e) {
-    throw Error(e.what());
+    throw ArgumentError(e.what());
   }
 }
 

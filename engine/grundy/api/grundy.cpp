@@ -4,6 +4,7 @@
 #include "grundy/grundy.hpp"
 
 #include "grundy/api/calls.hpp"
+#include "grundy/api/states.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -23,52 +24,22 @@
 #include "grundy/jobs/batch.hpp"
 #include "grundy/primitives/arena.hpp"
 #include "grundy/primitives/parallel.hpp"
+#include "grundy/solve/level_solver.hpp"
 #include "grundy/solve/loopy_solver.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy {
 
-struct Graph::State {
-  std::string name;
-  std::variant<CsrView, WideCsrView> view;  // the ids' width, as the caller's arrays have it
-  std::span<const node_t> tokens;
-  std::span<const node_t> original_ids;
-  // What the view points into, when the Graph owns it.
-  std::unique_ptr<MappedFile> file;
-  LoadedGame loaded;
-  OwnedGame owned;
-  Array<edge_t> widened;
-};
-
-struct Values::State {
-  std::variant<SgValues, LoopyValues> values;
-};
-
-struct Outcomes::State {
-  OutcomeTable table;
-};
-
 namespace {
 
 using api::algo_of;
+using api::edge_count;
+using api::node_count;
+using api::on_view;
 using api::end_phases;
 using api::timer_for;
 using api::translating;
 using api::with_threads;
-
-// f(view) on the graph as its ids' width has it.
-template <class F>
-decltype(auto) on_view(const Graph::State& g, F&& f) {
-  return std::visit(std::forward<F>(f), g.view);
-}
-
-// The node and edge counts, whatever the width.
-node_t node_count(const Graph::State& g) {
-  return on_view(g, [](const auto& v) { return v.n; });
-}
-edge_t edge_count(const Graph::State& g) {
-  return on_view(g, [](const auto& v) { return v.m; });
-}
 
 // The caller's CSR arrays, checked as read_gcsr checks a file's: offsets
 // from 0, never decreasing, ending at m; every target a node.
@@ -189,26 +160,7 @@ Graph Graph::from_edges(std::uint32_t n, std::span<const std::pair<std::uint32_t
 
 Graph Graph::load(const std::string& path, bool self_loops) { return load(path, Options{.loopy = self_loops}); }
 
-Graph Graph::load(const std::string& path, const Options& options) {
-  std::optional<PhaseTimer> own;
-  PhaseTimer* const timer = timer_for(options, own);
-  return translating(path, [&] {
-    auto s = std::make_shared<State>();
-    if (timer) timer->start("map input");
-    s->file = std::make_unique<MappedFile>(path);
-    s->name = s->file->name();
-    s->loaded = with_threads(options.threads, [&](const ParallelConfig& pc) {
-      return load_game(s->file->bytes(), s->name, pc, timer, options.loopy);
-    });
-    end_phases(timer);
-    // A parsed text's arrays moved with the game: view them where they are now.
-    if (std::string_view(s->loaded.format) != "gcsr") s->loaded.view = s->loaded.owned.view();
-    s->view = s->loaded.view.graph;
-    s->tokens = s->loaded.view.tokens;
-    s->original_ids = s->loaded.original_ids;
-    return Graph(std::shared_ptr<const State>(std::move(s)));
-  });
-}
+Graph Graph::load(const std::string& path, const Options& options) { return load(path, options, LoadSettings{}); }
 
 Graph Graph::generate(const std::string& shape, std::uint64_t nodes, std::uint64_t edges, std::uint64_t tokens,
                       std::uint64_t seed, std::uint64_t layers, unsigned threads, std::string name) {
@@ -318,6 +270,32 @@ Values sg(const Graph& graph, const Options& options) {
         } else {
           state->values = solve_sg(view, algo_of(options.engine), pc, timer, g.loaded.layers);
         }
+      });
+      end_phases(timer);
+      if (options.verify) checked(g, *state, pc, timer);
+      return 0;
+    });
+    return Values(std::move(state));
+  });
+}
+
+Values sg(const Graph& graph, const Layering& layers, const Options& options) {
+  const Graph::State& g = graph.state();
+  if (options.loopy || (options.engine != Engine::automatic && options.engine != Engine::level))
+    throw ArgumentError(g.name + ": values over given layers are the level engine's, for a DAG");
+  if (layers.state().of != &g) throw Error(g.name + ": these layers are another graph's (layering(graph) lays out this one)");
+  const Layers& given = layers.state().layers;
+  std::optional<PhaseTimer> own;
+  PhaseTimer* const timer = timer_for(options, own);
+  return translating(g.name, [&] {
+    require_solve_memory(g, options);
+    auto state = std::make_shared<Values::State>();
+    with_threads(options.threads, [&](const ParallelConfig& pc) {
+      if (timer) timer->start("mex");
+      on_view(g, [&](const auto& view) {
+        SgValues values(view.n, view.m);
+        level_mex(view, LayerView{given.order.data(), given.begin, {}}, pc, values);
+        state->values = std::move(values);
       });
       end_phases(timer);
       if (options.verify) checked(g, *state, pc, timer);

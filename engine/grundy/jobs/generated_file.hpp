@@ -21,7 +21,8 @@ std::uint64_t write_layered_gcsr(const std::string& path, const GameView& game, 
                                  const std::string& source);
 
 /// About how many bytes write_generated() will write for these arguments
-/// (exact for .gcsr but a layered file's few degree runs; an upper bound
+/// (for .gcsr its sections and up to 4 KiB of header and padding over, a
+/// layered file's few degree runs under; an upper bound
 /// for text, every id taken at N's digits).
 std::uint64_t planned_output_bytes(const GenSpec& spec, const std::string& path, bool layered, std::uint64_t instances);
 
