@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "bench_compare.hpp"
 #include "bench_inputs.hpp"
@@ -19,21 +20,15 @@
 #include "build_info.hpp"
 #include "command.hpp"
 #include "progress.hpp"
-#include "grundy/primitives/traced_workers.hpp"
+#include "api_views.hpp"
 #include "profile_report.hpp"
-#include "grundy/core/game.hpp"
+#include "grundy/api/timer_observer.hpp"
 #include "grundy/core/input_error.hpp"
-#include "grundy/formats/classic_text.hpp"
-#include "grundy/formats/game_loader.hpp"
-#include "grundy/io/mapped_file.hpp"
-#include "grundy/jobs/generated_file.hpp"
+#include "grundy/io/output_file.hpp"
 #include "grundy/primitives/arena.hpp"
+#include "grundy/primitives/traced_workers.hpp"
 #include "grundy/solve/floor_kernel.hpp"
-#include "grundy/solve/layering.hpp"
 #include "grundy/solve/loopy_solver.hpp"
-#include "grundy/core/cycle.hpp"
-#include "grundy/core/loopy.hpp"
-#include "grundy/solve/solver.hpp"
 
 namespace grundy::cli {
 namespace {
@@ -55,16 +50,17 @@ struct BenchOptions {
 };
 
 // What a run solves with: one of the DAG engines, or the loopy one.
-struct Engine {
-  Algo algo = Algo::level;
+struct BenchEngine {
+  std::string algo = "level";  // as --algos names it
+  Engine engine = Engine::level;
   LoopyMode loopy = LoopyMode::off;
 
   std::string name() const {
     if (loopy == LoopyMode::values) return "loopy";
     if (loopy == LoopyMode::outcome) return "loopy-outcome";
-    return std::string(algo_name(algo));
+    return algo;
   }
-  bool parallel() const { return loopy != LoopyMode::off || algo == Algo::level; }  // serial and bgl: one thread
+  bool parallel() const { return loopy != LoopyMode::off || engine == Engine::level; }  // serial and bgl: one thread
 };
 
 using Clock = std::chrono::steady_clock;
@@ -97,27 +93,12 @@ std::string prepare_out_folder(const std::string& out) {
   return dir;
 }
 
-// A loaded input: the mapping, and the game viewed in it or parsed from it.
-struct Loaded {
-  std::unique_ptr<MappedFile> file;
-  LoadedGame game;
-  std::string format;
-};
-
-Loaded load_input(const std::string& path, const ParallelConfig& pc, PhaseTimer* timer, bool self_loops) {
-  Loaded l;
-  if (timer) timer->start("map");
-  l.file = std::make_unique<MappedFile>(path);
-  l.game = load_game(l.file->bytes(), path, pc, timer, self_loops);
-  l.format = l.game.format;
-  return l;
-}
-
-// One trial: load the input and solve it, timed by phase, with a floor
-// pass over the loaded graph at the same thread count between the two (on
-// a machine whose neighbours come and go, a floor timed once could measure
-// a different machine); then the values are checked. The input is loaded
-// by the trial itself, so that the run's peak memory is its own.
+// One trial: load the input and solve it through the API, timed by phase,
+// with a floor pass over the loaded graph at the same thread count between
+// the two (on a machine whose neighbours come and go, a floor timed once
+// could measure a different machine); then the values are checked. The
+// input is loaded by the trial itself, so that the run's peak memory is its
+// own.
 struct Trial {
   PhaseTimer timer;
   double floor = 0;
@@ -125,47 +106,59 @@ struct Trial {
   std::string mismatch;  // the verification's complaint, if any
 };
 
+// What every trial's answer is checked against.
 struct Check {
-  const SgValues* want = nullptr;  // the baseline's values, or null: the mex rule
+  const Values* want = nullptr;  // reference values (the baseline's, or --loopy's), or null: the mex rule
+  const Outcomes* want_outcomes = nullptr;  // --loopy=outcome: the reference outcomes
   bool plant_error = false;
-  const LoopyValues* want_loopy = nullptr;  // --loopy: values checked once by Fraenkel's conditions
-  const OutcomeTable* want_outcomes = nullptr;  // --loopy=outcome: the same, as outcomes
 };
 
-// The loopy engine's solve and check, inside a trial: what it got wrong, or "".
-std::string loopy_trial(const CsrView& g, const LoadedGame& game, LoopyMode mode, const Check& check,
-                        const ParallelConfig& pc, Trial& trial) {
-  const auto user = [&](node_t u) { return std::uint64_t{game.user_id(u)} + 1; };
-  const auto solve_start = Clock::now();
-  if (mode == LoopyMode::outcome) {
-    OutcomeTable out = solve_outcomes(g, pc, &trial.timer);
-    trial.sg = seconds_since(solve_start);
-    if (check.plant_error && g.n > 0) out.of[0] = out.of[0] == Outcome::draw ? Outcome::win : Outcome::draw;
-    for (node_t u = 0; u < g.n; ++u)
-      if (out.of[u] != check.want_outcomes->of[u])
-        return "verification failed (reference outcomes): node " + std::to_string(user(u)) + " is " +
-               outcome_word(out.of[u]) + ", expected " +
-               outcome_word(check.want_outcomes->of[u]);
-    return {};
+// The floor: one gather of a value per edge over the loaded graph, the
+// least any engine must do (floor_kernel.hpp), timed on its own.
+double floor_seconds(const Graph& graph, unsigned threads) {
+  const CsrView g = game_view(graph).graph;
+  const SgValues values(g.n, g.m);  // freed before the solve
+  const auto start = Clock::now();
+  volatile std::uint64_t sink = floor_gather(g, values, ParallelConfig{threads});
+  (void)sink;
+  return seconds_since(start);
+}
+
+// A check's complaint without the graph's name (the run line names it).
+std::string complaint(const Error& e, const Graph& graph) {
+  const std::string what = e.what(), prefix = graph.name() + ": ";
+  return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+}
+
+// The values (or outcomes) of one trial against the check: "" when right.
+template <class Result>
+std::string checked(const Graph& graph, const Result& got, const Check& check, const Options& api) {
+  if (check.plant_error) plant_error(got, 0);
+  try {
+    if constexpr (std::is_same_v<Result, Outcomes>) {
+      grundy::verify(graph, got, *check.want_outcomes);
+    } else if (check.want != nullptr) {
+      grundy::verify(graph, got, *check.want);
+    } else {
+      grundy::verify_mex_rule(graph, got, api);
+    }
+  } catch (const Error& e) {
+    return complaint(e, graph);
   }
-  LoopyValues values = solve_loopy(g, pc, &trial.timer);
-  trial.sg = seconds_since(solve_start);
-  trial.timer.start("xor");
-  volatile Outcome x = loopy_verdict(game.view, values).outcome;
-  (void)x;
-  trial.timer.stop();
-  if (check.plant_error && g.n > 0) values.value[0] ^= 1;
-  for (node_t u = 0; u < g.n; ++u)
-    if (values.value[u] != check.want_loopy->value[u] || values.counter[u] != check.want_loopy->counter[u])
-      return "verification failed (reference values): node " + std::to_string(user(u)) + " has value " +
-             loopy_value_text(g, values.value, u, 8) + ", expected " +
-             loopy_value_text(g, check.want_loopy->value, u, 8) + " (or its counter differs)";
   return {};
+}
+
+// The XOR of the tokens' values: the answer a trial times apart from the solve.
+std::uint32_t xor_of(const Values& values, std::span<const std::uint32_t> tokens) {
+  std::uint32_t x = 0;
+  for (const std::uint32_t t : tokens)
+    if (values[t] != Values::infinite) x ^= values[t];
+  return x;
 }
 
 // With `profile`, the trial is traced (a track per worker, counters) and the
 // trace written there, named after the run in `facts`.
-Trial run_trial(const std::string& file, Engine engine, unsigned threads, bool cold, const Check& check,
+Trial run_trial(const std::string& file, const BenchEngine& engine, unsigned threads, bool cold, const Check& check,
                 const std::string* profile = nullptr, ProfileFacts facts = {}) {
   Trial trial;
   if (cold) drop_from_page_cache(file);
@@ -176,35 +169,29 @@ Trial run_trial(const std::string& file, Engine engine, unsigned threads, bool c
   }
   in_arena(threads, [&] {
     const TracedWorkers workers;
-    const ParallelConfig pc{threads};
-    const Loaded in = load_input(file, pc, &trial.timer, engine.loopy != LoopyMode::off);
-    trial.timer.stop();
-    const CsrView& g = in.game.view.graph;
-    {
-      const SgValues values(g.n, g.m);  // freed before the solve
-      const auto floor_start = Clock::now();
-      volatile std::uint64_t sink = floor_gather(g, values, pc);
-      (void)sink;
-      trial.floor = seconds_since(floor_start);
-    }
-    if (engine.loopy != LoopyMode::off) {
-      trial.mismatch = loopy_trial(g, in.game, engine.loopy, check, pc, trial);
+    api::TimerObserver observer(trial.timer);
+    const Options api{.engine = engine.engine, .threads = threads, .loopy = engine.loopy != LoopyMode::off,
+                      .observer = &observer};
+    const Graph graph = Graph::load(file, api);
+    trial.floor = floor_seconds(graph, threads);
+    const auto solve_start = Clock::now();
+    if (engine.loopy == LoopyMode::outcome) {
+      const Outcomes out = grundy::outcomes(graph, api);
+      trial.sg = seconds_since(solve_start);
+      trial.mismatch = checked(graph, out, check, api);
       return;
     }
-    const auto solve_start = Clock::now();
-    SgValues sg = solve_sg(g, engine.algo, pc, &trial.timer, in.game.layers);
+    const Values values = grundy::sg(graph, api);
     trial.sg = seconds_since(solve_start);
     trial.timer.start("xor");
-    volatile sg_t x = nim_sum(sg, in.game.view.tokens);
+    volatile std::uint32_t x = xor_of(values, graph.tokens());
     (void)x;
     trial.timer.stop();
-    if (check.plant_error && g.n > 0) sg.visit([](auto v) { v[0] ^= 1; });
-    const auto bad = check.want != nullptr ? compare_sg(sg, *check.want) : check_mex_rule(g, sg, pc);
-    if (bad) trial.mismatch = describe_mismatch(*bad, std::uint64_t{in.game.user_id(bad->node)} + 1);
+    trial.mismatch = checked(graph, values, check, api);
     if (recorder) {
       recorder->stop();
-      facts.graph = g;
-      facts.mex = MexPaths::of(g);
+      facts.graph = game_view(graph).graph;
+      facts.mex = MexPaths::of(facts.graph);
       OutputFile out(*profile);
       write_profile(out, &trial.timer, *recorder, facts);
     }
@@ -245,15 +232,44 @@ struct Samples {
 // let go before the runs.
 struct Prepared {
   BenchDataset info;
-  bool use_baseline = false;
-  SgValues want;
-  LoopyValues want_loopy;  // --loopy: the reference values, checked by Fraenkel's conditions
-  OutcomeTable want_outcomes;
+  std::optional<Values> want;  // the baseline's values, or --loopy's reference values
+  std::optional<Outcomes> want_outcomes;  // --loopy=outcome's reference
 
   Check check(bool plant_error) const {
-    return {use_baseline ? &want : nullptr, plant_error, &want_loopy, &want_outcomes};
+    return {want ? &*want : nullptr, want_outcomes ? &*want_outcomes : nullptr, plant_error};
   }
 };
+
+// A generated input, written once into the cache as `grundy gen` writes it.
+void generate_cached(const BenchInput& in, const ParallelConfig& all) {
+  std::error_code ec;
+  if (std::filesystem::exists(in.file, ec)) return;
+  if (!quiet()) std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", in.name.c_str(), in.generator.c_str());
+  std::filesystem::create_directories(std::filesystem::path(in.file).parent_path(), ec);
+  const GenSpec& s = in.gen->spec;
+  generate_file({.shape = std::string(shape_name(s.shape)), .nodes = s.nodes, .edges = s.edges, .tokens = s.tokens,
+                 .seed = s.seed, .layers = s.layers, .layered = in.gen->layered},
+                in.file, {.threads = all.threads});
+}
+
+// The references every trial is checked against: with --loopy one solve,
+// proven by Fraenkel's conditions and the outcome analysis, each engine
+// checking the other; else the Boost.Graph baseline where it fits, and
+// otherwise (the mex rule, checked per trial) a layering that names a cycle.
+void prepare_references(const Graph& graph, const BenchOptions& o, const ParallelConfig& all, Prepared& p) {
+  const Options api{.threads = all.threads, .loopy = !o.loopy.empty()};
+  if (!o.loopy.empty()) {
+    p.want = grundy::sg(graph, api);
+    p.want_outcomes = grundy::outcomes(graph, api);
+    grundy::verify(graph, *p.want, *p.want_outcomes, api);
+    return;
+  }
+  if (graph.edges() <= o.baseline_max_edges) {
+    p.want = grundy::sg(graph, {.engine = grundy::Engine::bgl, .threads = all.threads});
+  } else {
+    (void)grundy::layering(graph, api);
+  }
+}
 
 Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConfig& all) {
   Prepared p;
@@ -264,34 +280,29 @@ Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConf
   p.info.generator = in.generator;
   if (in.gen) {
     p.info.layered = in.gen->layered;
-    std::error_code ec;
-    if (!std::filesystem::exists(in.file, ec)) {
-      if (!quiet()) std::fprintf(stderr, "grundy: bench: generating %s (%s)\n", in.name.c_str(), in.generator.c_str());
-      std::filesystem::create_directories(std::filesystem::path(in.file).parent_path(), ec);
-      write_generated(in.gen->spec, in.file, in.gen->layered, 1, all);
+    generate_cached(in, all);
+  }
+  const Graph graph = [&] {
+    try {
+      return Graph::load(in.file, {.threads = all.threads, .loopy = !o.loopy.empty()});
+    } catch (const Error& e) {
+      throw InputError(e.what());
     }
+  }();
+  const GraphSource source = graph.source();
+  p.info.format = source.format;
+  p.info.n = graph.nodes();
+  p.info.m = graph.edges();
+  p.info.k = graph.tokens().size();
+  if (source.layered) p.info.layered = true;
+  try {
+    // A cycle is this input's error line (naming --loopy), and the others go on.
+    prepare_references(graph, o, all, p);
+  } catch (const Error& e) {
+    // Named as the run lines name it (a dataset by its name, a file by its file name).
+    const std::string what = e.what(), prefix = in.file + ": ";
+    throw InputError(what.rfind(prefix, 0) == 0 ? in.name + ": " + what.substr(prefix.size()) : what);
   }
-  const Loaded loaded = load_input(in.file, all, nullptr, !o.loopy.empty());
-  p.info.format = loaded.format;
-  const CsrView& g = loaded.game.view.graph;
-  p.info.n = g.n;
-  p.info.m = g.m;
-  p.info.k = loaded.game.view.tokens.size();
-  if (!loaded.game.layers.empty()) p.info.layered = true;
-  if (!o.loopy.empty()) {
-    // One reference solve, proven by the conditions and the outcome analysis
-    // (verify_loopy); every trial must then give exactly these values.
-    const auto user = [&](node_t u) { return std::uint64_t{loaded.game.user_id(u)} + 1; };
-    p.want_loopy = solve_loopy(g, all);
-    p.want_outcomes = solve_outcomes(g, all);
-    if (const std::string why = verify_loopy(g, p.want_loopy, p.want_outcomes.of, all, user); !why.empty())
-      throw InputError(in.name + ": " + why);
-    return p;
-  }
-  p.use_baseline = g.m <= o.baseline_max_edges;
-  // A cycle is this input's error line (naming --loopy), and the others go on.
-  if (p.use_baseline) p.want = naming_cycles(in.name, [&] { return solve_sg(g, Algo::bgl, all); });
-  else naming_cycles(in.name, [&] { (void)compute_layers(g, all); });
   return p;
 }
 
@@ -348,7 +359,7 @@ class BenchProgress {
 // One run (input x engine x threads): o.warmup untimed trials, then o.trials
 // timed ones (more while o.min_time is not reached), every one verified.
 // Nothing when a trial's values are wrong (said on stderr).
-std::optional<BenchRun> run_one(const Prepared& d, Engine engine, unsigned t, const BenchOptions& o,
+std::optional<BenchRun> run_one(const Prepared& d, const BenchEngine& engine, unsigned t, const BenchOptions& o,
                                 std::size_t index, BenchProgress& progress) {
   BenchRun run;
   run.dataset = d.info.name;
@@ -358,7 +369,7 @@ std::optional<BenchRun> run_one(const Prepared& d, Engine engine, unsigned t, co
   run.cold = o.cold;
   run.n = d.info.n;
   run.m = d.info.m;
-  run.verified = engine.loopy != LoopyMode::off ? "conditions" : d.use_baseline ? "baseline" : "mex rule";
+  run.verified = engine.loopy != LoopyMode::off ? "conditions" : d.want ? "baseline" : "mex rule";
   const std::string what = d.info.name + ", " + run.algo + ", " + std::to_string(t) + " thread" + (t == 1 ? "" : "s");
   Samples samples;
   const RunProbe probe;
@@ -410,11 +421,11 @@ int run_bench(BenchOptions o) {
   if (o.threads.empty()) o.threads = {1, resolve_threads(0)};
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
-  std::vector<Engine> engines;
+  std::vector<BenchEngine> engines;
   if (!o.loopy.empty()) {
-    engines.push_back({Algo::level, parse_loopy_mode(o.loopy)});
+    engines.push_back({"level", Engine::level, parse_loopy_mode(o.loopy)});
   } else {
-    for (const auto& a : o.algos) engines.push_back({parse_algo(a), LoopyMode::off});
+    for (const auto& a : o.algos) engines.push_back({a, engine_named(a), LoopyMode::off});
   }
   const std::vector<BenchInput> inputs = resolve_inputs(o.select, manifest);
   if (inputs.empty()) {
@@ -436,7 +447,7 @@ int run_bench(BenchOptions o) {
   report.date = utc_now("%Y-%m-%dT%H:%M:%SZ");
   const ParallelConfig all{resolve_threads(0)};
   std::size_t runs = 0;
-  for (const Engine& e : engines) runs += e.parallel() ? o.threads.size() : 1;
+  for (const BenchEngine& e : engines) runs += e.parallel() ? o.threads.size() : 1;
   BenchProgress progress(runs * inputs.size());
   std::size_t index = 0;
   int rc = kOk;
@@ -453,7 +464,7 @@ int run_bench(BenchOptions o) {
       index += runs;
       continue;
     }
-    for (const Engine& engine : engines) {
+    for (const BenchEngine& engine : engines) {
       for (unsigned t : o.threads) {
         if (rc == kMismatch || (!engine.parallel() && t != 1)) continue;
         std::optional<BenchRun> run = run_one(*d, engine, t, o, index, progress);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "api_views.hpp"
 #include "command.hpp"
 #include "solve_options.hpp"
 #include "bench_inputs.hpp"
@@ -38,29 +39,6 @@ std::string seconds_text(double s) {
   std::snprintf(buf, sizeof buf, "%.5f", s);
   return buf;
 }
-
-// The engine's values, viewed as the output writers take them.
-SgSpan span_of(const Values& v) {
-  if (v.width() == 16) return std::span<const std::uint16_t>(static_cast<const std::uint16_t*>(v.data()), v.size());
-  return std::span<const std::uint32_t>(static_cast<const std::uint32_t*>(v.data()), v.size());
-}
-
-// --plant-error (a testing hook, for --verify to catch): flips one value in
-// the array the engine made for this process.
-void plant_error(const Values& v, std::int64_t node) {
-  if (node < 0 || static_cast<std::uint64_t>(node) >= v.size()) return;
-  std::visit([&](auto s) { const_cast<std::remove_const_t<typename decltype(s)::element_type>&>(s[node]) ^= 1; },
-             span_of(v));
-}
-
-// The graph's CSR and tokens as the engine's own views, for the parts of
-// the command the API does not cover (--loopy's stages and outcomes, the
-// profile's facts): the Graph's public arrays, not copied.
-GameView game_view(const Graph& g) {
-  return {CsrView{g.nodes(), g.edges(), g.offsets().data(), g.targets().data()}, g.tokens()};
-}
-
-
 
 // Every output file is opened before the work starts, so that a bad path
 // fails first and stdout stays empty, and none may replace the input.

@@ -269,6 +269,19 @@ std::string verify(const Graph& graph, const Values& values, const Options& opti
 /// against the ones the values give.
 std::string verify(const Graph& graph, const Values& values, const Outcomes& outcomes, const Options& options = {});
 
+/// The mex rule alone, in parallel: every value the mex of its successors'
+/// values. What verify adds to the Boost.Graph baseline, and needs no
+/// second solver: the check for graphs too large for the baseline. Returns
+/// what was checked, or throws Error naming the first wrong node.
+std::string verify_mex_rule(const Graph& graph, const Values& values, const Options& options = {});
+/// `values` against `reference`, values of the same graph known right (a
+/// baseline computed once and reused, as `grundy bench` does over its
+/// trials): node by node, loopy or not. Returns what was checked, or throws
+/// Error naming the first node that differs and both values.
+std::string verify(const Graph& graph, const Values& values, const Values& reference);
+/// The same for outcomes.
+std::string verify(const Graph& graph, const Outcomes& outcomes, const Outcomes& reference);
+
 /// A winning move: the token's index in the token list, from and to (0-based).
 struct TokenMove {
   std::size_t token = 0;

@@ -46,7 +46,7 @@ TEST(Bench, WritesEveryFieldForEveryRun) {
                             "\"march\": ",
                             "\"dirty\": ",
                             "\"floor_seconds\": {\"1\": {\"n\": ",
-                            "\"phases\": {\"map\": {\"n\": 2, \"mean\": ",
+                            "\"phases\": {\"map input\": {\"n\": 2, \"mean\": ",
                             "\"validate\": ",
                             "\"stddev\": ",
                             "\"cv\": ",

@@ -199,6 +199,52 @@ TEST(Api, VerifyChecksEveryValueAndNamesAWrongOne) {
   EXPECT_NE(error_of([&] { grundy::verify(g, other); }).find("another graph's"), std::string::npos);
 }
 
+// The checks `grundy bench` runs on every trial: the mex rule alone, and
+// values or outcomes against a reference; each names the first node that
+// differs, in the user's ids, once a value is changed behind the API's back.
+TEST(Api, TrialChecksNameTheFirstDifferingNode) {
+  const grundy::Graph g = grundy::Graph::generate("powerlaw", 3000, 15000, 5, 4);
+  const grundy::Values reference = grundy::sg(g, {.engine = grundy::Engine::bgl});
+  const grundy::Values v = grundy::sg(g, {.threads = 2});
+  EXPECT_EQ(grundy::verify_mex_rule(g, v, {.threads = 2}), "verified: mex rule, 3000 nodes, 15000 edges");
+  EXPECT_NE(grundy::verify(g, v, reference).find("verified"), std::string::npos);
+  if (v.width() == 16) const_cast<std::uint16_t*>(static_cast<const std::uint16_t*>(v.data()))[41] ^= 1;
+  else const_cast<std::uint32_t*>(static_cast<const std::uint32_t*>(v.data()))[41] ^= 1;
+  EXPECT_NE(error_of([&] { grundy::verify(g, v, reference); }).find("verification failed (baseline): node 42 has SG"),
+            std::string::npos);
+  const std::string why = error_of([&] { grundy::verify_mex_rule(g, v); });
+  EXPECT_NE(why.find("verification failed (mex rule): node"), std::string::npos) << why;
+
+  const grundy::Graph cyclic = grundy::Graph::generate("digraph", 2000, 6000, 1, 3);
+  const grundy::Values want = grundy::sg(cyclic, {.loopy = true});
+  const grundy::Values got = grundy::sg(cyclic, {.threads = 2, .loopy = true});
+  EXPECT_NE(grundy::verify(cyclic, got, want).find("verified"), std::string::npos);
+  const_cast<std::uint32_t*>(static_cast<const std::uint32_t*>(got.data()))[6] ^= 1;
+  EXPECT_NE(error_of([&] { grundy::verify(cyclic, got, want); }).find("(reference values): node 7 has value"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { grundy::verify(cyclic, got, reference); }).find("another graph's"), std::string::npos);
+  EXPECT_NE(error_of([&] { grundy::verify(g, reference, grundy::sg(g, {.loopy = true})); }).find("cannot be compared"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { grundy::verify_mex_rule(cyclic, want); }).find("loopy values"), std::string::npos);
+
+  const grundy::Outcomes a = grundy::outcomes(cyclic), b = grundy::outcomes(cyclic, {.threads = 2});
+  EXPECT_NE(grundy::verify(cyclic, a, b).find("verified"), std::string::npos);
+  // Another digraph's outcomes, of the same size: the first node where they
+  // differ is named, as the user numbers it.
+  const grundy::Outcomes c = grundy::outcomes(grundy::Graph::generate("digraph", 2000, 6000, 1, 4));
+  std::uint32_t first = 0;
+  while (first < 2000 && a[first] == c[first]) ++first;
+  ASSERT_LT(first, 2000u) << "the test needs outcomes that differ";
+  EXPECT_NE(error_of([&] { grundy::verify(cyclic, c, a); })
+                .find("(reference outcomes): node " + std::to_string(first + 1) + " is " +
+                      grundy::verdict_word(c[first]) + ", expected " + grundy::verdict_word(a[first])),
+            std::string::npos);
+  const grundy::Graph sink = grundy::Graph::from_edges(2, std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 1}});
+  EXPECT_NE(error_of([&] { grundy::verify(sink, grundy::outcomes(sink), grundy::outcomes(cyclic)); })
+                .find("another graph's"),
+            std::string::npos);
+}
+
 TEST(Api, SolvesWithMovesAndDraws) {
   // 0 -> 1 -> 2: SG 0, 1, 0 (0's only successor has value 1).
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> path{{0, 1}, {1, 2}};

@@ -315,6 +315,44 @@ std::string verify(const Graph& graph, const Values& values, const Options& opti
   });
 }
 
+std::string verify_mex_rule(const Graph& graph, const Values& values, const Options& options) {
+  const Graph::State& g = graph.state();
+  check_same_graph(g, values);
+  const auto* sg = std::get_if<SgValues>(&values.state().values);
+  if (sg == nullptr) throw Error(g.name + ": the mex rule checks a DAG's values; loopy values are checked by verify");
+  return translating(g.name, [&] {
+    const auto bad = with_threads(options.threads, [&](const ParallelConfig& pc) {
+      return on_view(g, [&](const auto& view) { return check_mex_rule(view, *sg, pc); });
+    });
+    if (bad) throw Error(g.name + ": " + describe_mismatch(*bad, user_number(g.original_ids, bad->node)));
+    return "verified: mex rule, " + std::to_string(node_count(g)) + " nodes, " + std::to_string(edge_count(g)) + " edges";
+  });
+}
+
+std::string verify(const Graph& graph, const Values& values, const Values& reference) {
+  const Graph::State& g = graph.state();
+  check_same_graph(g, values);
+  check_same_graph(g, reference);
+  const auto& got = values.state().values;
+  const auto& want = reference.state().values;
+  if (got.index() != want.index()) throw Error(g.name + ": loopy values and SG values cannot be compared");
+  const auto user = [&](node_t u) { return std::to_string(user_number(g.original_ids, u)); };
+  if (const auto* sg = std::get_if<SgValues>(&got)) {
+    if (const auto bad = compare_sg(*sg, std::get<SgValues>(want)))
+      throw Error(g.name + ": " + describe_mismatch(*bad, user_number(g.original_ids, bad->node)));
+  } else {
+    const LoopyValues& a = std::get<LoopyValues>(got);
+    const LoopyValues& b = std::get<LoopyValues>(want);
+    for (node_t u = 0; u < a.size(); ++u)
+      if (a.value[u] != b.value[u])
+        on_view(g, [&](const auto& view) {
+          throw Error(g.name + ": verification failed (reference values): node " + user(u) + " has value " +
+                      loopy_value_text(view, a.value, u, 8) + ", expected " + loopy_value_text(view, b.value, u, 8));
+        });
+  }
+  return "verified: reference values, " + std::to_string(node_count(g)) + " nodes";
+}
+
 std::size_t Outcomes::size() const { return state_->table.of.size(); }
 Verdict Outcomes::operator[](std::size_t u) const { return verdict_of(state_->table.of[u]); }
 
@@ -348,6 +386,20 @@ std::string verify(const Graph& graph, const Values& values, const Outcomes& out
       return checked(g, values.state(), pc, timer, &outcomes.state().table);
     });
   });
+}
+
+std::string verify(const Graph& graph, const Outcomes& outcomes, const Outcomes& reference) {
+  const Graph::State& g = graph.state();
+  const Array<Outcome>& got = outcomes.state().table.of;
+  const Array<Outcome>& want = reference.state().table.of;
+  if (got.size() != node_count(g) || want.size() != node_count(g))
+    throw Error(g.name + ": these outcomes are another graph's");
+  for (node_t u = 0; u < got.size(); ++u)
+    if (got[u] != want[u])
+      throw Error(g.name + ": verification failed (reference outcomes): node " +
+                  std::to_string(user_number(g.original_ids, u)) + " is " + outcome_word(got[u]) + ", expected " +
+                  outcome_word(want[u]));
+  return "verified: reference outcomes, " + std::to_string(node_count(g)) + " nodes";
 }
 
 namespace {
