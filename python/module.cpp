@@ -7,6 +7,7 @@
 
 #include <grundy/grundy.hpp>
 
+#include <optional>
 #include <string>
 
 namespace py = pybind11;
@@ -127,6 +128,18 @@ PYBIND11_MODULE(_grundy, m) {
                                                  : static_cast<const void*>(g.graph.targets().data());
         return reinterpret_cast<std::uintptr_t>(at);
       })
+      .def_property_readonly("source", [](const PyGraph& g) {
+        const grundy::GraphSource s = g.graph.source();
+        py::dict d;
+        d["format"] = s.format;
+        d["bytes"] = s.bytes;
+        d["layered"] = s.layered;
+        d["degree_runs"] = s.degree_runs;
+        return d;
+      })
+      .def_property_readonly("original_ids", [](py::object self) {
+        return array_over(self.cast<const PyGraph&>().graph.original_ids(), self);
+      })
       .def("__repr__", [](const PyGraph& g) {
         return "<grundy.Graph " + g.graph.name() + ": " + std::to_string(g.graph.nodes()) + " nodes, " +
                std::to_string(g.graph.edges()) + " edges>";
@@ -149,6 +162,30 @@ PYBIND11_MODULE(_grundy, m) {
       },
       py::arg("shape"), py::arg("nodes"), py::arg("edges"), py::arg("tokens") = 10, py::arg("seed") = 1,
       py::arg("layers") = 8, py::arg("threads") = py::none());
+  m.def(
+      "save",
+      [](const PyGraph& g, const std::string& path, bool layered, bool loopy, py::object threads) {
+        const grundy::Options o = options_of(threads, "auto", loopy, false);
+        py::gil_scoped_release free;
+        return g.graph.save(path, {.layered = layered, .loopy = loopy}, o);
+      },
+      py::arg("graph"), py::arg("path"), py::arg("layered") = false, py::arg("loopy") = false,
+      py::arg("threads") = py::none());
+  m.def(
+      "layering",
+      [](const PyGraph& g, py::object threads) {
+        const grundy::Options o = options_of(threads, "auto", false, false);
+        std::optional<grundy::Layering> layers;
+        {
+          py::gil_scoped_release free;
+          layers = grundy::layering(g.graph, o);
+        }
+        // Both arrays view the Layering, which the capsule keeps alive.
+        auto* held = new grundy::Layering(std::move(*layers));
+        py::capsule owner(held, [](void* p) { delete static_cast<grundy::Layering*>(p); });
+        return py::make_tuple(array_over(held->order(), owner), array_over(held->begin(), owner));
+      },
+      py::arg("graph"), py::arg("threads") = py::none());
   m.def(
       "sg",
       [](const PyGraph& g, py::object threads, const std::string& engine, bool loopy, bool verify) {

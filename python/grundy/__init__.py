@@ -5,6 +5,8 @@
     verdict, xor, move = grundy.solve(graph, [0, 5, 5])
     graph = grundy.load("big.gcsr")                # NumPy views straight over the mapping
     graph, nodes = grundy.from_networkx(G)
+    grundy.save(graph, "g.gcsr", layered=True)     # .gcsr, .el or text by the extension, as grundy convert
+    order, begin = grundy.layering(graph)          # Kahn's rounds: layer l is order[begin[l]:begin[l + 1]]
 
 Graphs are CSR with 0-based ids: the successors of u are
 indices[indptr[u]:indptr[u + 1]]. indices may be int32, uint32, int64 or
@@ -19,8 +21,8 @@ from typing import NamedTuple, Optional, Tuple
 from ._grundy import INFINITE, Error, Graph, __version__, batch, gen, load
 from . import _grundy
 
-__all__ = ["Graph", "Error", "INFINITE", "Answer", "sg", "solve", "outcomes", "load", "gen", "batch", "from_networkx",
-           "__version__"]
+__all__ = ["Graph", "Error", "INFINITE", "Answer", "sg", "solve", "outcomes", "load", "gen", "batch", "save", "layering",
+           "from_networkx", "__version__"]
 
 
 class Answer(NamedTuple):
@@ -63,6 +65,20 @@ def outcomes(graph, indices=None, *, threads=None):
     """A single token's outcome on each node, b"W", b"L" or b"D" (a NumPy array of dtype S1), by the
     retrograde analysis of games with or without cycles (as the CLI's --loopy=outcome)."""
     return _grundy.outcomes(_graph(graph, indices), threads)
+
+
+def save(graph, path, *, layered=False, loopy=False, threads=None):
+    """Writes the graph and its tokens as grundy convert does, by the path's extension: .gcsr (layered=True:
+    renumbered by topological layers, the user's ids kept), .el or classic text; the file appears whole or
+    not at all. loopy=True keeps cycles (else a cycle is a ValueError). Returns the layers a layered file stores."""
+    return _grundy.save(_graph(graph), str(path), layered, loopy, threads)
+
+
+def layering(graph, indices=None, *, threads=None):
+    """A DAG's topological layers as the level engine computes them (Kahn's rounds: layer 0 holds the
+    sources, every edge points to a later layer): (order, begin), NumPy uint32 arrays; layer l is
+    order[begin[l]:begin[l + 1]] and len(begin) - 1 is the longest path's node count."""
+    return _grundy.layering(_graph(graph, indices), threads)
 
 
 def from_networkx(G, name="<networkx>"):

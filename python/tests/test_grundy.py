@@ -210,3 +210,42 @@ def test_the_networkx_example_runs(tmp_path):
     r = subprocess.run([sys.executable, script, str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "wrote" in r.stdout and out.stat().st_size > 1000
+
+
+def test_save_and_layering_are_convert_and_info(tmp_path):
+    """save writes what grundy convert writes (the same bytes), layering gives info's depth and widest
+    layer, and a layered file loads back renumbered, with the user's ids to map its values home."""
+    text = str(tmp_path / "g.txt")
+    subprocess.run([BINARY, "gen", "-q", text, "--shape", "powerlaw", "-n", "4000", "-m", "20000", "-s", "3"],
+                   check=True)
+    graph = grundy.load(text)
+    assert graph.source == {"format": "text", "bytes": os.path.getsize(text), "layered": False, "degree_runs": 0}
+    for name, layered in (("a.gcsr", False), ("l.gcsr", True), ("a.el", False)):
+        mine, theirs = str(tmp_path / ("py-" + name)), str(tmp_path / ("cli-" + name))
+        grundy.save(graph, mine, layered=layered)
+        subprocess.run([BINARY, "convert", "-q", text, theirs] + (["--layered"] if layered else []), check=True)
+        assert open(mine, "rb").read() == open(theirs, "rb").read(), name
+    layered = grundy.load(str(tmp_path / "py-l.gcsr"))
+    assert layered.source["layered"] and layered.source["degree_runs"] > 0
+    values, back = grundy.sg(graph), grundy.sg(layered)
+    assert np.array_equal(back, values[layered.original_ids])
+    order, begin = grundy.layering(graph)
+    info = subprocess.run([BINARY, "info", "--json", text], capture_output=True, text=True, check=True).stdout
+    import json
+    facts = json.loads(info)
+    assert len(begin) - 1 == facts["depth"]
+    assert int(np.diff(begin).max()) == facts["widest_layer"]
+    assert np.array_equal(np.sort(order), np.arange(graph.nodes, dtype=np.uint32))
+    # Every edge points to a later layer.
+    layer = np.empty(graph.nodes, dtype=np.int64)
+    for l in range(len(begin) - 1):
+        layer[order[begin[l]:begin[l + 1]]] = l
+    sources = np.repeat(np.arange(graph.nodes), np.diff(graph.indptr).astype(np.int64))
+    assert (layer[graph.indices] > layer[sources]).all()
+    cyclic = grundy.Graph(np.array([0, 1, 2], dtype=np.int64), np.array([1, 0], dtype=np.int32))
+    with pytest.raises(ValueError, match="cycle: 1 -> 2 -> 1"):
+        grundy.layering(cyclic)
+    with pytest.raises(ValueError, match="cycle"):
+        grundy.save(cyclic, str(tmp_path / "c.gcsr"))
+    assert not os.path.exists(tmp_path / "c.gcsr")
+    assert grundy.save(cyclic, str(tmp_path / "c.gcsr"), loopy=True) == 0
