@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "grundy/grundy.hpp"
+#include "error_of.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -18,15 +19,7 @@ namespace {
 using grundy::test_support::read_file;
 using grundy::test_support::TempDir;
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const grundy::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using grundy::test_support::error_of;
 
 // Nodes on the longest path that ends at u, counted by a memoized walk over
 // the predecessors: the layer oracle.

@@ -11,20 +11,12 @@
 #include "grundy/api/timer_observer.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/solve/serial_solver.hpp"
+#include "error_of.hpp"
 #include "run_process.hpp"
 
 namespace {
 
-// The error's message, or "" when f() does not throw grundy::Error.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const grundy::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using grundy::test_support::error_of;
 
 TEST(Api, ViewsTheCallersArraysAndGivesTheEnginesValues) {
   const grundy::OwnedGame game = grundy::generate({grundy::Shape::uniform, 3000, 20000, 5, 4});

@@ -256,26 +256,38 @@ std::string checked(const Graph::State& g, const Values::State& values, const Pa
 
 }  // namespace
 
-Values sg(const Graph& graph, const Options& options) {
-  const Graph::State& g = graph.state();
+namespace {
+
+// A call that computes values: the memory check first, `solve(view, pc,
+// timer, values)` on the options' threads, the phases ended, and with
+// Options::verify the values checked before they are handed on.
+template <class Solve>
+Values computed(const Graph::State& g, const Options& options, Solve&& solve) {
   std::optional<PhaseTimer> own;
   PhaseTimer* const timer = timer_for(options, own);
   return translating(g.name, [&] {
     require_solve_memory(g, options);
     auto state = std::make_shared<Values::State>();
     with_threads(options.threads, [&](const ParallelConfig& pc) {
-      on_view(g, [&](const auto& view) {
-        if (options.loopy) {
-          state->values = solve_loopy(view, pc, timer, timer != nullptr ? &timer->loopy : nullptr);
-        } else {
-          state->values = solve_sg(view, algo_of(options.engine), pc, timer, g.loaded.layers);
-        }
-      });
+      on_view(g, [&](const auto& view) { solve(view, pc, timer, state->values); });
       end_phases(timer);
       if (options.verify) checked(g, *state, pc, timer);
       return 0;
     });
     return Values(std::move(state));
+  });
+}
+
+}  // namespace
+
+Values sg(const Graph& graph, const Options& options) {
+  const Graph::State& g = graph.state();
+  return computed(g, options, [&](const auto& view, const ParallelConfig& pc, PhaseTimer* timer, auto& values) {
+    if (options.loopy) {
+      values = solve_loopy(view, pc, timer, timer != nullptr ? &timer->loopy : nullptr);
+    } else {
+      values = solve_sg(view, algo_of(options.engine), pc, timer, g.loaded.layers);
+    }
   });
 }
 
@@ -285,23 +297,11 @@ Values sg(const Graph& graph, const Layering& layers, const Options& options) {
     throw ArgumentError(g.name + ": values over given layers are the level engine's, for a DAG");
   if (layers.state().of != &g) throw Error(g.name + ": these layers are another graph's (layering(graph) lays out this one)");
   const Layers& given = layers.state().layers;
-  std::optional<PhaseTimer> own;
-  PhaseTimer* const timer = timer_for(options, own);
-  return translating(g.name, [&] {
-    require_solve_memory(g, options);
-    auto state = std::make_shared<Values::State>();
-    with_threads(options.threads, [&](const ParallelConfig& pc) {
-      if (timer) timer->start("mex");
-      on_view(g, [&](const auto& view) {
-        SgValues values(view.n, view.m);
-        level_mex(view, LayerView{given.order.data(), given.begin, {}}, pc, values);
-        state->values = std::move(values);
-      });
-      end_phases(timer);
-      if (options.verify) checked(g, *state, pc, timer);
-      return 0;
-    });
-    return Values(std::move(state));
+  return computed(g, options, [&](const auto& view, const ParallelConfig& pc, PhaseTimer* timer, auto& values) {
+    if (timer) timer->start("mex");
+    SgValues sg(view.n, view.m);
+    level_mex(view, LayerView{given.order.data(), given.begin, {}}, pc, sg);
+    values = std::move(sg);
   });
 }
 
