@@ -87,5 +87,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (!text_only) __builtin_trap();
   if (windowed != whole) __builtin_trap();
+  // The same stream pausing after every other read (WindowedFramer's idle
+  // test): instances settled at a pause may differ from the whole text's
+  // only where bytes after the pause are not an instance, so here every
+  // piece must lie in its window, in order, with indices counting up until
+  // they are lost.
+  fed = 0;
+  unsigned reads = 0;
+  WindowedFramer pausing(
+      [&](char* into, std::size_t room) {
+        const std::size_t n = std::min({room, size - fed, std::size_t{1} + size % 11});
+        std::memcpy(into, text.data() + fed, n);
+        fed += n;
+        ++reads;
+        return n;
+      },
+      "fuzz", 1 + size % 89, [&] { return reads % 2 == 0 && fed < size; });
+  std::uint64_t last_index = 0;
+  bool index_lost = false;
+  while (pausing.next(out, window)) {
+    std::size_t end = 0;
+    for (const FramedInstance& f : out) {
+      if (f.span.begin < end || f.span.begin > f.span.end || f.span.end > window->size()) __builtin_trap();
+      end = f.span.end;
+      if (f.index == 0) index_lost = true;
+      if (!index_lost && f.index != last_index + 1) __builtin_trap();
+      last_index = f.index;
+    }
+  }
   return 0;
 }

@@ -84,6 +84,27 @@ TEST(Batch, FoldersFilesAndStdinInOrder) {
                        "\twin\n" + dir.file("d/sub/c.txt") + "\tlose\n<stdin>\tlose\n");
 }
 
+// `producer | grundy batch -` streams: the writer below waits (up to 30 s)
+// for the answers to its first instances before it writes the last one, so
+// a batch that held them back until more input came would fail here, not
+// hang. The lines are those of the same stream read from a file.
+TEST(Batch, APipesInstancesAreAnsweredBeforeItsWriterGoesOn) {
+  TempDir dir;
+  const std::string a = dir.write("a.txt", "2 1 1\n1 2\n1\n3 2 1\n1 2\n2 3\n1\n");
+  const std::string b = dir.write("b.txt", "1 0 1\n1\n");
+  for (const char* threads : {"1", "2"}) {
+    const std::string out = dir.file(std::string("out") + threads + ".txt"), flag = dir.file("answered");
+    std::filesystem::remove(flag);
+    const auto r = test_support::run_shell(
+        "(cat '" + a + "'; i=0; while [ \"$(wc -l < '" + out + "')\" -lt 2 ] && [ $i -lt 300 ]; do sleep 0.1; "
+        "i=$((i+1)); done; [ \"$(wc -l < '" + out + "')\" -ge 2 ] && touch '" + flag + "'; cat '" + b +
+        "') | \"$GRUNDY\" batch -q -t " + threads + " - > '" + out + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(flag)) << threads << " threads: a's lines came only after b";
+    EXPECT_EQ(read_file(out), "<stdin>#1\twin\n<stdin>#2\tlose\n<stdin>#3\tlose\n") << threads << " threads";
+  }
+}
+
 TEST(Batch, ABadInstanceNeverStopsTheRest) {
   TempDir dir;
   // #2 is cut short at a line end and swallows the start of #3; the batch

@@ -260,3 +260,19 @@ TEST_F(ParallelParse, SameFirstErrorForEveryThreadCount) {
 
 }  // namespace
 }  // namespace grundy
+
+// line_breaks (every error's line, every framed instance's) against its
+// definition byte by byte: an LF, or a CR that no LF follows.
+TEST(ClassicText, LineBreaksCountLfAndLoneCr) {
+  std::mt19937 rng(5);
+  const char alphabet[] = {'\n', '\r', 'a', ' ', '1'};
+  for (unsigned round = 0; round < 2000; ++round) {
+    std::string text(rng() % 300, ' ');
+    for (char& c : text) c = alphabet[rng() % 5];
+    const std::size_t from = text.empty() ? 0 : rng() % text.size(), to = from + rng() % (text.size() - from + 2);
+    std::uint64_t want = 0;
+    for (std::size_t i = from; i < std::min(to, text.size()); ++i)
+      want += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+    ASSERT_EQ(grundy::line_breaks(text, from, to), want) << "round " << round;
+  }
+}

@@ -495,12 +495,13 @@ void write_gcsr(const std::string& path, const GameView& game, std::span<const n
                 std::span<const node_t> original_ids) {
   const CsrView& g = game.graph;
   GcsrWriter w(path, g.n, g.m, game.tokens.size(), layer_begin.empty() ? 0 : layer_begin.size() - 1);
-  std::memcpy(w.offsets(), g.offsets, (std::size_t{g.n} + 1) * sizeof(edge_t));
-  std::memcpy(w.targets(), g.targets, g.m * sizeof(node_t));
-  std::memcpy(w.tokens(), game.tokens.data(), game.tokens.size() * sizeof(node_t));
+  // copy_n, not memcpy: an empty section (no tokens, no edges) may be a null pointer.
+  std::copy_n(g.offsets, std::size_t{g.n} + 1, w.offsets());
+  std::copy_n(g.targets, g.m, w.targets());
+  std::copy_n(game.tokens.data(), game.tokens.size(), w.tokens());
   if (!layer_begin.empty()) {
-    std::memcpy(w.layer_begin(), layer_begin.data(), layer_begin.size_bytes());
-    std::memcpy(w.original_ids(), original_ids.data(), original_ids.size_bytes());
+    std::copy_n(layer_begin.data(), layer_begin.size(), w.layer_begin());
+    std::copy_n(original_ids.data(), original_ids.size(), w.original_ids());
   }
   w.commit();
 }

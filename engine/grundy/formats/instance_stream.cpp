@@ -512,10 +512,11 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
   if (done_) return false;
   std::size_t target = window_;
   while (true) {
-    read_until(target);
+    read_until(target, true);
     // The layout is read once, from the first window, which must then hold
-    // every line the framer reads to decide it.
-    if (!resume_ && !eof_ && !StreamFramer::sees_layout(carry_)) {
+    // every line the framer reads to decide it (or all that came before a
+    // pause).
+    if (!resume_ && !eof_ && !paused_ && !StreamFramer::sees_layout(carry_)) {
       target = 2 * std::max(target, carry_.size());
       continue;
     }
@@ -541,6 +542,7 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
       done_ = true;
       return true;
     }
+    if (paused_ && settle_at_pause(*framer, out, text)) return true;
     // The next window starts at the first instance not settled (at the last
     // one when all were), placed on its own.
     std::size_t keep_from = out.empty() ? 0 : std::min(settled, out.size() - 1);
@@ -594,15 +596,38 @@ std::size_t WindowedFramer::read_whole_instances() {
   return carry_.size() + window_;
 }
 
-void WindowedFramer::read_until(std::size_t target) {
+// At a pause, the window's instances are all settled when the last is
+// whole by its counts and only whitespace follows it: the next window then
+// starts empty, at the byte after this one, with the next index.
+bool WindowedFramer::settle_at_pause(const StreamFramer& framer, std::vector<FramedInstance>& out,
+                                     std::shared_ptr<const std::string>& text) {
+  if (out.empty() || out.back().index == 0 || !out.back().error.empty() || carry_.back() == '\r') return false;
+  const std::optional<Counted> last = count_instance(carry_, out.back().span.begin);
+  // Whole, and its last number ended by a byte that arrived (not cut by the pause).
+  if (!last || !last->whole || last->span.end == carry_.size()) return false;
+  for (std::size_t i = last->span.end; i < carry_.size(); ++i)
+    if (!is_space(carry_[i]) && !is_break(carry_[i])) return false;
+  resume_ = StreamFramer::Resume{framer.line_laid(), out.back().index + 1,
+                                 line_ + line_breaks(carry_, 0, carry_.size())};
+  line_ = resume_->line;
+  consumed_ += carry_.size();
+  text = std::make_shared<const std::string>(std::move(carry_));
+  carry_.clear();
+  checked_ = 0;
+  return true;
+}
+
+void WindowedFramer::read_until(std::size_t target, bool may_pause) {
   std::size_t filled = carry_.size();
+  paused_ = false;
   if (eof_ || filled >= target) return;
   if (target > memory_budget_bytes())
     throw InputError(name_ + ": one instance of this stream runs past the " +
                      std::to_string(memory_budget_bytes() >> 20) + " MiB of memory this process may use");
   // In steps of a window at least, so that memory is touched only as bytes
   // arrive, and the reader fills each step in place.
-  while (!eof_ && filled < target) {
+  const std::size_t start = filled;
+  while (!eof_ && !paused_ && filled < target) {
     carry_.resize(std::min(target, filled + std::max(window_, filled / 4)));
     while (!eof_ && filled < carry_.size()) {
       std::size_t got = 0;
@@ -614,6 +639,10 @@ void WindowedFramer::read_until(std::size_t target) {
       }
       filled += got;
       eof_ = got == 0;
+      if (may_pause && !eof_ && filled > start && idle_ && idle_()) {
+        paused_ = true;
+        break;
+      }
     }
   }
   carry_.resize(filled);

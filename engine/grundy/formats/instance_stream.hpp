@@ -145,10 +145,18 @@ class WindowedFramer {
  public:
   /// Fills `into` with up to `room` bytes; returns 0 at the stream's end.
   using Reader = std::function<std::size_t(char* into, std::size_t room)>;
+  /// True when no byte is ready to read now: the stream has paused.
+  using Idle = std::function<bool()>;
 
-  /// `name` is the stream's in messages ("<stdin>").
-  WindowedFramer(Reader read, std::string name, std::size_t window)
-      : read_(std::move(read)), name_(std::move(name)), window_(window) {}
+  /// `name` is the stream's in messages ("<stdin>"). With `idle`, a pause
+  /// in the stream ends the window early: what has arrived is framed, and
+  /// when its last instance is whole by its counts with nothing but
+  /// whitespace after it, every instance in it is settled, so that a
+  /// producer's instances are answered before it writes more. (The one
+  /// difference from framing the whole stream: bytes after a pause that
+  /// are not an instance are their own error, not the previous instance's.)
+  WindowedFramer(Reader read, std::string name, std::size_t window, Idle idle = {})
+      : read_(std::move(read)), idle_(std::move(idle)), name_(std::move(name)), window_(window) {}
 
   /// The next instances, their spans within `text` (a window, shared with
   /// whoever parses them); false at the end of the stream.
@@ -159,11 +167,14 @@ class WindowedFramer {
   bool whole_in_one() const { return done_ && !resume_; }
 
  private:
-  void read_until(std::size_t target);
+  void read_until(std::size_t target, bool may_pause = false);
   std::size_t read_whole_instances();
   void check_text(std::size_t from);
+  bool settle_at_pause(const StreamFramer& framer, std::vector<FramedInstance>& out,
+                       std::shared_ptr<const std::string>& text);
 
   Reader read_;
+  Idle idle_;
   std::string name_;
   std::size_t window_;
   std::uint64_t consumed_ = 0;  // bytes of the stream before carry_
@@ -172,6 +183,7 @@ class WindowedFramer {
   std::string carry_;           // bytes read and not yet framed for good
   std::optional<StreamFramer::Resume> resume_;
   bool eof_ = false, done_ = false;
+  bool paused_ = false;  // the last read_until stopped at a pause in the stream
 };
 
 }  // namespace grundy

@@ -1,6 +1,7 @@
 #include "grundy/jobs/batch.hpp"
 #include "grundy/jobs/batch_items.hpp"
 
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -216,6 +217,13 @@ std::size_t read_stdin(char* into, std::size_t room) {
   }
 }
 
+// No byte waits on stdin now (a pipe's writer has paused; at its end a
+// read returns at once, so that is not idle).
+bool stdin_idle() {
+  pollfd fd{STDIN_FILENO, POLLIN, 0};
+  return ::poll(&fd, 1, 0) == 0;
+}
+
 bool stdin_is_stream() {
   struct stat st {};
   return ::fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
@@ -257,7 +265,7 @@ bool ItemProducer::next(Item& item, InstanceResult& where) {
       return true;
     }
     if (in.path == "-" && stdin_is_stream()) {
-      windows_.emplace(read_stdin, "<stdin>", stream_window_);
+      windows_.emplace(read_stdin, "<stdin>", stream_window_, stdin_idle);
       pending_.clear();
       pending_next_ = 0;
       continue;
@@ -308,6 +316,8 @@ void ItemProducer::place(const FramedInstance& here, bool only, Item& item, Inst
 
 // The stream's next window of instances; false at its end. A stream of
 // nothing but whitespace is one item, parsed for its error.
+bool ItemProducer::ready() const { return !windows_ || pending_next_ < pending_.size() || !stdin_idle(); }
+
 bool ItemProducer::refill() {
   pending_next_ = 0;
   std::shared_ptr<const std::string> window;
@@ -356,7 +366,10 @@ BatchCounts run_batch(const std::vector<BatchInput>& inputs, const BatchOptions&
     auto chunk = std::make_unique<Chunk>();
     Item item;
     InstanceResult where;
-    while (chunk->items.size() < kChunkItems && producer.next(item, where)) {
+    // A chunk closes early when the stream has paused: its instances are
+    // answered before the producer writes more.
+    while (chunk->items.size() < kChunkItems && (chunk->items.empty() || producer.ready()) &&
+           producer.next(item, where)) {
       chunk->items.push_back(std::move(item));
       chunk->results.push_back(std::move(where));
       chunk->results.back().line = chunk->items.back().line;

@@ -63,6 +63,9 @@ class ItemProducer {
   /// The next item and its result's name, path and index, or false at the
   /// end of the inputs.
   bool next(Item& item, InstanceResult& where);
+  /// False when next() would wait for a stream that has paused: the items
+  /// at hand are then worth solving and answering first.
+  bool ready() const;
 
  private:
   void place(const FramedInstance& here, bool only, Item& item, InstanceResult& where) const;
