@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/primitives/simd/parse4.hpp"
 #include "grundy/primitives/simd/stream_store.hpp"
 
@@ -48,3 +49,24 @@ TEST(Simd, StreamCopyAgreesWithItsPortableTwin) {
 
 }  // namespace
 }  // namespace grundy
+
+// next_events against a walk bit by bit: for each bit of `from` (and bit -1
+// with the carry), the first bit of `events` above it.
+TEST(Simd, NextEventsFindTheEventAfterEachBit) {
+  std::mt19937_64 rng(3);
+  for (unsigned round = 0; round < 20000; ++round) {
+    const std::uint64_t events = rng() & rng() & (round % 2 ? rng() : ~std::uint64_t{0});
+    const std::uint64_t from = events & rng();
+    const bool carry = rng() % 2;
+    std::uint64_t want = 0;
+    for (int b = -1; b < 64; ++b) {
+      if (b == -1 ? !carry : ((from >> b) & 1) == 0) continue;
+      for (int x = b + 1; x < 64; ++x)
+        if ((events >> x) & 1) {
+          want |= std::uint64_t{1} << x;
+          break;
+        }
+    }
+    ASSERT_EQ(grundy::bytes::next_events(from, events, carry), want) << round;
+  }
+}

@@ -149,6 +149,25 @@ void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t en
     const std::uint64_t starts = bytes::run_starts(tokens, in_token);
     in_token = (tokens >> 63) != 0;
     std::uint64_t breaks = bytes::line_breaks(text.data() + i);
+    // Whether a line of exactly three tokens ends in this block, for the
+    // whole block at once: the first token after each break, the second
+    // after that, the third, and a break right after it. The `count` tokens
+    // of the line running into the block enter as the chain's carry. Most
+    // blocks (edge lines) have none, and only their counts move on.
+    const std::uint64_t events = starts | breaks;
+    const std::uint64_t first = bytes::next_events(breaks, events, count == 0) & starts;
+    const std::uint64_t second = bytes::next_events(first, events, count == 1) & starts;
+    const std::uint64_t third = bytes::next_events(second, events, count == 2) & starts;
+    if ((bytes::next_events(third, events, count == 3) & breaks) == 0) {
+      if (breaks == 0) {
+        count += bytes::popcount(starts);
+      } else {
+        const auto last = static_cast<unsigned>(63 - std::countl_zero(breaks));
+        line = i + last + 1;
+        count = last == 63 ? 0 : bytes::popcount(starts >> (last + 1));
+      }
+      continue;
+    }
     std::uint64_t done = 0;  // the bits of lines already counted
     while (breaks != 0) {
       const auto b = static_cast<unsigned>(std::countr_zero(breaks));

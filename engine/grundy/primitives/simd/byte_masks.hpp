@@ -139,4 +139,13 @@ inline std::uint64_t run_starts(std::uint64_t mask, bool carry_in) {
   return mask & ~((mask << 1) | std::uint64_t{carry_in});
 }
 
+/// The bits of `events` that directly follow a bit of `from` (a subset of
+/// events), or that follow bit -1 when carry_in: each bit of `from`, shifted
+/// on by one, ripples by an addition through the bits not in `events` to the
+/// first that is. (The event after each line break, after each first token,
+/// ..., for a whole block at once.)
+inline std::uint64_t next_events(std::uint64_t from, std::uint64_t events, bool carry_in) {
+  return (((from << 1) | std::uint64_t{carry_in}) + ~events) & events;
+}
+
 }  // namespace grundy::bytes
