@@ -95,10 +95,12 @@ TEST(Batch, APipesInstancesAreAnsweredBeforeItsWriterGoesOn) {
   for (const char* threads : {"1", "2"}) {
     const std::string out = dir.file(std::string("out") + threads + ".txt"), flag = dir.file("answered");
     std::filesystem::remove(flag);
+    // The output file exists before either side of the pipe starts (the
+    // writer reads its length while the shell may still be opening it).
     const auto r = test_support::run_shell(
-        "(cat '" + a + "'; i=0; while [ \"$(wc -l < '" + out + "')\" -lt 2 ] && [ $i -lt 300 ]; do sleep 0.1; "
-        "i=$((i+1)); done; [ \"$(wc -l < '" + out + "')\" -ge 2 ] && touch '" + flag + "'; cat '" + b +
-        "') | \"$GRUNDY\" batch -q -t " + threads + " - > '" + out + "'");
+        ": > '" + out + "'; (cat '" + a + "'; i=0; while [ $(wc -l < '" + out + "') -lt 2 ] && [ $i -lt 300 ]; do "
+        "sleep 0.1; i=$((i+1)); done; [ $(wc -l < '" + out + "') -ge 2 ] && touch '" + flag + "'; cat '" + b +
+        "') | \"$GRUNDY\" batch -q -t " + threads + " - >> '" + out + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(std::filesystem::exists(flag)) << threads << " threads: a's lines came only after b";
     EXPECT_EQ(read_file(out), "<stdin>#1\twin\n<stdin>#2\tlose\n<stdin>#3\tlose\n") << threads << " threads";

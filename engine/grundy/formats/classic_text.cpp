@@ -1,4 +1,5 @@
 #include "grundy/formats/classic_text.hpp"
+#include "grundy/formats/csr_from_pairs.hpp"
 
 #include <algorithm>
 #include <array>
@@ -338,7 +339,7 @@ BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules
   return scan;
 }
 
-// Self-loops are errors; build_csr finds them, and only then is the edge's
+// Self-loops are errors; csr_from_pairs finds them, and only then is the edge's
 // line found, by scanning to it.
 void reject_self_loop(std::string_view text, std::string_view source, std::size_t body, const Array<node_t>& ids,
                       std::optional<std::size_t> loop, std::uint64_t base) {
@@ -390,7 +391,8 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
     require_memory(node_bytes, std::string(source) + ":" + std::to_string(line_of(text, options.start)),
                    "N = " + std::to_string(h.n) + " nodes");
   if (options.timer) options.timer->start("build CSR");
-  const auto loop = build_csr(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game);
+  const auto loop =
+      csr_from_pairs(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game, {options.threads});
   if (!options.self_loops) reject_self_loop(text, source, h.body, ids, loop, 1);
   game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m),
                      ids.begin() + static_cast<std::ptrdiff_t>(rules.need));
@@ -502,7 +504,8 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
     require_memory(node_bytes, std::string(source), "N = " + std::to_string(n) + " nodes (one past the largest id)");
   if (options.timer) options.timer->start("build CSR");
   OwnedGame game;
-  const auto loop = build_csr(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game);
+  const auto loop =
+      csr_from_pairs(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game, {options.threads});
   if (!options.self_loops) reject_self_loop(text, source, 0, scan.ids, loop, options.base);
   for (std::uint64_t id : tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
   if (options.timer) options.timer->stop();

@@ -1,0 +1,67 @@
+#include "grundy/formats/csr_from_pairs.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace grundy {
+namespace {
+
+// Lowers `at` to i unless it is lower already (the first self-loop wins,
+// whatever the thread count).
+void lower_to(std::atomic<std::size_t>& at, std::size_t i) {
+  std::size_t cur = at.load(std::memory_order_relaxed);
+  while (i < cur && !at.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {
+  }
+}
+
+// Rows of pairs grouped by source, each block of edges [b, e) on its own:
+// node u's row starts at the first edge whose source is u or more, so each
+// offset is written by the one edge where the sources step past it. False
+// when a source is smaller than the one before it (the pairs are not
+// grouped); offsets and targets are then partly written.
+bool grouped_rows(node_t n, std::span<const node_t> pairs, OwnedGame& out, const ParallelConfig& pc,
+                  std::atomic<std::size_t>& loop) {
+  const std::size_t m = pairs.size() / 2;
+  edge_t* const off = out.offsets.data();
+  node_t* const targets = out.targets.data();
+  std::atomic<bool> grouped{true};
+  for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+    // The source before the block: rows from the one after it start here.
+    std::size_t next_row = b == 0 ? 0 : std::size_t{pairs[2 * b - 2]} + 1;
+    std::size_t first_loop = SIZE_MAX;
+    for (std::size_t i = b; i < e; ++i) {
+      const node_t s = pairs[2 * i], t = pairs[2 * i + 1];
+      if (s + std::size_t{1} < next_row) {
+        grouped.store(false, std::memory_order_relaxed);
+        return;
+      }
+      for (; next_row <= s; ++next_row) off[next_row] = i;
+      targets[i] = t;
+      if (s == t && first_loop == SIZE_MAX) first_loop = i;
+    }
+    if (first_loop != SIZE_MAX) lower_to(loop, first_loop);
+  });
+  if (!grouped.load()) return false;
+  // The rows after the last source are empty, and end at m.
+  for (std::size_t u = m == 0 ? 0 : std::size_t{pairs[2 * m - 2]} + 1; u <= n; ++u) off[u] = m;
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::size_t> csr_from_pairs(node_t n, std::span<const node_t> pairs, OwnedGame& out,
+                                          const ParallelConfig& pc) {
+  const std::size_t m = pairs.size() / 2;
+  out.n = n;
+  out.offsets.resize(std::size_t{n} + 1);
+  out.targets.resize(m);
+  // Blocks of many edges: the pass streams memory, and a task costs more than a few edges.
+  ParallelConfig blocks = pc;
+  blocks.grain = std::max<std::size_t>(pc.grain, std::size_t{1} << 16);
+  std::atomic<std::size_t> loop{SIZE_MAX};
+  if (!grouped_rows(n, pairs, out, blocks, loop)) return build_csr(n, pairs, out);
+  if (loop.load() == SIZE_MAX) return std::nullopt;
+  return loop.load();
+}
+
+}  // namespace grundy

@@ -1,0 +1,58 @@
+// csr_from_pairs against build_csr, the serial counting sort: the same rows
+// in the same order and the same first self-loop, for pairs grouped by
+// source (gaps, empty first and last rows, repeated edges) and not, at
+// every thread count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "grundy/formats/csr_from_pairs.hpp"
+#include "grundy/primitives/arena.hpp"
+
+namespace grundy {
+namespace {
+
+void expect_same_rows(node_t n, const std::vector<node_t>& pairs, unsigned threads, const char* what) {
+  OwnedGame want, got;
+  const auto want_loop = build_csr(n, pairs, want);
+  const auto got_loop = in_arena(threads, [&] { return csr_from_pairs(n, pairs, got, {threads}); });
+  ASSERT_EQ(got.n, want.n) << what;
+  ASSERT_EQ(got.offsets, want.offsets) << what << ", " << threads << " threads";
+  ASSERT_EQ(got.targets, want.targets) << what << ", " << threads << " threads";
+  ASSERT_EQ(got_loop, want_loop) << what << ", " << threads << " threads";
+}
+
+TEST(CsrFromPairs, TheCountingSortsRowsInEveryOrder) {
+  std::mt19937 rng(9);
+  for (unsigned round = 0; round < 60; ++round) {
+    const node_t n = 1 + rng() % (round < 30 ? 50 : 200000);
+    const std::size_t m = rng() % (round < 30 ? 200 : 1000000);
+    std::vector<std::pair<node_t, node_t>> edges(m);
+    for (auto& [s, t] : edges) {
+      s = static_cast<node_t>(rng() % n);
+      t = static_cast<node_t>(rng() % n);
+      if (s == t && round % 3 != 0) t = (t + 1) % n == s ? t : (t + 1) % n;  // self-loops in a third of the rounds
+    }
+    std::stable_sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<node_t> pairs;
+    for (const auto& [s, t] : edges) pairs.insert(pairs.end(), {s, t});
+    for (unsigned threads : {1u, 2u, 4u}) expect_same_rows(n, pairs, threads, "grouped");
+    if (m > 1) {  // one edge out of place: the counting sort takes over
+      const std::size_t at = 1 + rng() % (m - 1);
+      std::swap(pairs[0], pairs[2 * at]);
+      std::swap(pairs[1], pairs[2 * at + 1]);
+      for (unsigned threads : {1u, 2u, 4u}) expect_same_rows(n, pairs, threads, "one swap");
+      std::shuffle(edges.begin(), edges.end(), rng);
+      pairs.clear();
+      for (const auto& [s, t] : edges) pairs.insert(pairs.end(), {s, t});
+      for (unsigned threads : {1u, 2u}) expect_same_rows(n, pairs, threads, "shuffled");
+    }
+  }
+  expect_same_rows(5, {}, 2, "no edges");
+  expect_same_rows(1, {0, 0}, 2, "one self-loop");
+}
+
+}  // namespace
+}  // namespace grundy
