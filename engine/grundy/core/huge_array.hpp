@@ -1,23 +1,34 @@
-// Arrays backed by transparent huge pages.
+// Arrays that may be backed by transparent huge pages.
 //
 // The engine's passes gather from arrays of tens of megabytes at random (a
-// node's row, its successors' values, their in-degrees). On these virtual
-// machines a TLB miss costs a nested page walk: a pointer chase through one
-// random cycle over 128 MiB measured 202-217 ns a step with 4 KiB pages and
-// 169-171 ns with 2 MiB pages (/tmp probe, 2026-11-30). The kernel grants
-// huge pages only to memory that asks (THP "madvise" mode), so every large
-// engine array is allocated 2 MiB-aligned and asks.
+// node's row, its successors' values, their in-degrees), where a TLB miss
+// costs a nested page walk on these virtual machines and huge pages save
+// some. But the kernel grants huge pages only to memory that asks (THP
+// "madvise"), and with defrag "madvise" a fault that asks compacts memory
+// first: whole solves stalled for longer than the phases ever gained
+// (docs/TUNING.md#huge-pages). So every large array is allocated 2 MiB-
+// aligned, and asks only when GRUNDY_HUGE_PAGES=1.
 #pragma once
 
 #include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <vector>
 
 namespace grundy {
+
+/// GRUNDY_HUGE_PAGES=1 (read once): large arrays ask for huge pages.
+inline bool huge_pages_asked() {
+  static const bool asked = [] {
+    const char* v = std::getenv("GRUNDY_HUGE_PAGES");
+    return v != nullptr && std::strcmp(v, "1") == 0;
+  }();
+  return asked;
+}
 
 template <class T>
 struct HugePageAllocator {
@@ -35,7 +46,7 @@ struct HugePageAllocator {
     const std::size_t rounded = (bytes + kMinBytes - 1) & ~(kMinBytes - 1);
     void* p = std::aligned_alloc(kMinBytes, rounded);
     if (p == nullptr) throw std::bad_alloc();
-    ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
+    if (huge_pages_asked()) ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t n) {
@@ -54,5 +65,12 @@ struct HugePageAllocator {
 /// The engine's array type: a std::vector on huge pages.
 template <class T>
 using Array = std::vector<T, HugePageAllocator<T>>;
+
+/// An array only ever walked in order (a text's parsed ids, written once
+/// and read once): on 4 KiB pages. Huge pages save such a walk no TLB
+/// misses, and a fault that asks for one can stall for hundreds of
+/// milliseconds on compaction (THP defrag "madvise").
+template <class T>
+using SequentialArray = std::vector<T>;
 
 }  // namespace grundy

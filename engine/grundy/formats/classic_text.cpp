@@ -289,13 +289,13 @@ std::vector<std::size_t> split_at_spaces(std::string_view text, std::size_t begi
 
 // All numbers of text[begin, end), in parallel chunks when that pays.
 struct BodyScan {
-  Array<node_t> ids;
+  SequentialArray<node_t> ids;
   std::uint64_t count = 0;
   ChunkError error;
 };
 
 BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules, unsigned threads,
-                  Array<node_t>&& ids = {}) {
+                  SequentialArray<node_t>&& ids = {}) {
   const std::size_t body_bytes = text.size() - begin;
   // Each number takes at least one digit and one separator, so the body holds
   // at most (bytes + 1) / 2 of them: the array is sized by the input, never by
@@ -341,7 +341,7 @@ BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules
 
 // Self-loops are errors; csr_from_pairs finds them, and only then is the edge's
 // line found, by scanning to it.
-void reject_self_loop(std::string_view text, std::string_view source, std::size_t body, const Array<node_t>& ids,
+void reject_self_loop(std::string_view text, std::string_view source, std::size_t body, const SequentialArray<node_t>& ids,
                       std::optional<std::size_t> loop, std::uint64_t base) {
   if (!loop) return;
   const std::size_t e = *loop;
@@ -359,12 +359,12 @@ void reject_self_loop(std::string_view text, std::string_view source, std::size_
 
 OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
   OwnedGame game;
-  Array<node_t> ids;
+  SequentialArray<node_t> ids;
   parse_classic(text, options, game, ids);
   return game;
 }
 
-void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game, Array<node_t>& ids_scratch) {
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game, SequentialArray<node_t>& ids_scratch) {
   const std::string_view source = options.source;
   if (options.timer) options.timer->start("parse");
   std::optional<LineOrigin> origin;  // an instance deep in a stream: its errors count lines from its start
@@ -375,13 +375,13 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
   BodyScan scan = scan_ids(text, h.body, rules, options.threads, std::move(ids_scratch));
   // Hand the scratch back however this ends.
   struct GiveBack {
-    Array<node_t>& to;
-    Array<node_t>& from;
+    SequentialArray<node_t>& to;
+    SequentialArray<node_t>& from;
     ~GiveBack() { to = std::move(from); }
   } give_back{ids_scratch, scan.ids};
   if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
   if (scan.count < rules.need) report_short(text, source, h, scan.count);
-  const Array<node_t>& ids = scan.ids;
+  const SequentialArray<node_t>& ids = scan.ids;
 
   // Every count is now backed by the input; only N can still be a bare promise.
   // (The place is only worked out when the check fails: counting lines up
