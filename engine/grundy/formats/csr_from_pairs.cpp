@@ -14,11 +14,14 @@ void lower_to(std::atomic<std::size_t>& at, std::size_t i) {
   }
 }
 
-// Rows of pairs grouped by source, each block of edges [b, e) on its own:
-// node u's row starts at the first edge whose source is u or more, so each
-// offset is written by the one edge where the sources step past it. False
-// when a source is smaller than the one before it (the pairs are not
-// grouped); offsets and targets are then partly written.
+// Rows of pairs grouped by source, in two passes over blocks of edges. The
+// first copies each target (its own slot, whatever the order), finds the
+// first self-loop, and checks that no source is smaller than the one before
+// it; only then does the second write the offsets: node u's row starts at
+// the first edge whose source is u or more, so each offset is written by
+// the one edge where the sources step past it (blocks of grouped pairs
+// write disjoint nodes; ungrouped ones would not). False when the pairs are
+// not grouped (the targets are then written, the offsets not).
 bool grouped_rows(node_t n, std::span<const node_t> pairs, OwnedGame& out, const ParallelConfig& pc,
                   std::atomic<std::size_t>& loop) {
   const std::size_t m = pairs.size() / 2;
@@ -26,22 +29,26 @@ bool grouped_rows(node_t n, std::span<const node_t> pairs, OwnedGame& out, const
   node_t* const targets = out.targets.data();
   std::atomic<bool> grouped{true};
   for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-    // The source before the block: rows from the one after it start here.
-    std::size_t next_row = b == 0 ? 0 : std::size_t{pairs[2 * b - 2]} + 1;
+    node_t before = b == 0 ? 0 : pairs[2 * b - 2];
     std::size_t first_loop = SIZE_MAX;
+    bool in_order = true;
     for (std::size_t i = b; i < e; ++i) {
       const node_t s = pairs[2 * i], t = pairs[2 * i + 1];
-      if (s + std::size_t{1} < next_row) {
-        grouped.store(false, std::memory_order_relaxed);
-        return;
-      }
-      for (; next_row <= s; ++next_row) off[next_row] = i;
+      in_order &= s >= before;
+      before = s;
       targets[i] = t;
       if (s == t && first_loop == SIZE_MAX) first_loop = i;
     }
+    if (!in_order) grouped.store(false, std::memory_order_relaxed);
     if (first_loop != SIZE_MAX) lower_to(loop, first_loop);
   });
   if (!grouped.load()) return false;
+  for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
+    // The rows after the source before the block start in it.
+    std::size_t next_row = b == 0 ? 0 : std::size_t{pairs[2 * b - 2]} + 1;
+    for (std::size_t i = b; i < e; ++i)
+      for (const std::size_t s = pairs[2 * i]; next_row <= s; ++next_row) off[next_row] = i;
+  });
   // The rows after the last source are empty, and end at m.
   for (std::size_t u = m == 0 ? 0 : std::size_t{pairs[2 * m - 2]} + 1; u <= n; ++u) off[u] = m;
   return true;
