@@ -124,9 +124,9 @@ double floor_seconds(const Graph& graph, unsigned threads) {
   return seconds_since(start);
 }
 
-// A check's complaint without the graph's name (the run line names it).
-std::string complaint(const Error& e, const Graph& graph) {
-  const std::string what = e.what(), prefix = graph.name() + ": ";
+// An API error's message without the name it starts with ("<name>: ...").
+std::string without_name(const Error& e, const std::string& name) {
+  const std::string what = e.what(), prefix = name + ": ";
   return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
 }
 
@@ -143,7 +143,7 @@ std::string checked(const Graph& graph, const Result& got, const Check& check, c
       grundy::verify_mex_rule(graph, got, api);
     }
   } catch (const Error& e) {
-    return complaint(e, graph);
+    return without_name(e, graph.name());  // the run line names the graph
   }
   return {};
 }
@@ -300,8 +300,8 @@ Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConf
     prepare_references(graph, o, all, p);
   } catch (const Error& e) {
     // Named as the run lines name it (a dataset by its name, a file by its file name).
-    const std::string what = e.what(), prefix = in.file + ": ";
-    throw InputError(what.rfind(prefix, 0) == 0 ? in.name + ": " + what.substr(prefix.size()) : what);
+    const std::string rest = without_name(e, in.file);
+    throw InputError(rest == e.what() ? rest : in.name + ": " + rest);
   }
   return p;
 }

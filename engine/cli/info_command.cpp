@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "api_views.hpp"
 #include "command.hpp"
 #include "grundy/api/timer_observer.hpp"
 #include "grundy/core/input_error.hpp"
@@ -131,13 +132,9 @@ void gather_loopy(const Graph& graph, LoopyMode mode, const Options& api, PhaseT
 
 // Every value into the histogram, read as the engine stored them.
 void add_values(const Values& values, Histogram& h) {
-  if (values.width() == 16) {
-    for (const std::uint16_t* v = static_cast<const std::uint16_t*>(values.data()), *end = v + values.size(); v != end; ++v)
-      h.add(*v);
-  } else {
-    for (const std::uint32_t* v = static_cast<const std::uint32_t*>(values.data()), *end = v + values.size(); v != end; ++v)
-      h.add(*v);
-  }
+  std::visit([&](auto stored) {
+    for (const auto v : stored) h.add(v);
+  }, span_of(values));
 }
 
 // Layers the graph again even when the file stores layers (a file's layers

@@ -59,14 +59,9 @@ std::shared_ptr<Graph::State> checked_view(std::span<const Offset> offsets, std:
                 std::to_string(targets.size()) + " targets");
   const ParallelConfig pc{std::max(1u, std::thread::hardware_concurrency())};
   std::atomic<std::size_t> bad_offset{SIZE_MAX}, bad_target{SIZE_MAX};
-  const auto lowest = [](std::atomic<std::size_t>& at, std::size_t i) {
-    std::size_t cur = at.load();
-    while (i < cur && !at.compare_exchange_weak(cur, i)) {
-    }
-  };
   for_range(pc, 1, std::size_t{n} + 1, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i)
-      if (offsets[i] < offsets[i - 1]) return lowest(bad_offset, i);
+      if (offsets[i] < offsets[i - 1]) return lower_to(bad_offset, i);
   });
   if (bad_offset != SIZE_MAX) {
     const std::size_t i = bad_offset;
@@ -76,7 +71,7 @@ std::shared_ptr<Graph::State> checked_view(std::span<const Offset> offsets, std:
   for_range(pc, 0, targets.size(), [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i)
       if (static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<Target>>(targets[i])) >= n)
-        return lowest(bad_target, i);
+        return lower_to(bad_target, i);
   });
   if (bad_target != SIZE_MAX) {
     const std::size_t i = bad_target;

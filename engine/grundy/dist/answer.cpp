@@ -87,9 +87,7 @@ std::optional<DistMismatch> verify_across_ranks(const GraphSlice& s, const DistV
       const sg_t want =
           mex(std::span<const node_t>(s.targets + s.offsets[u], s.offsets[u + 1] - s.offsets[u]), sg.values.data());
       if (want != sg.values[u]) {
-        std::uint64_t seen = first.load();
-        while (u < seen && !first.compare_exchange_weak(seen, u)) {
-        }
+        lower_to(first, u);
         return;
       }
     }

@@ -6,14 +6,6 @@
 namespace grundy {
 namespace {
 
-// Lowers `at` to i unless it is lower already (the first self-loop wins,
-// whatever the thread count).
-void lower_to(std::atomic<std::size_t>& at, std::size_t i) {
-  std::size_t cur = at.load(std::memory_order_relaxed);
-  while (i < cur && !at.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {
-  }
-}
-
 // Rows of pairs grouped by source, in two passes over blocks of edges. The
 // first copies each target (its own slot, whatever the order), finds the
 // first self-loop, and checks that no source is smaller than the one before

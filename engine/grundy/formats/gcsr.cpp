@@ -80,11 +80,7 @@ const char* section_name(std::uint32_t kind) {
 // error names the same place whatever the thread count.
 class FirstFailure {
  public:
-  void offer(std::uint64_t i) {
-    std::uint64_t seen = first_.load(std::memory_order_relaxed);
-    while (i < seen && !first_.compare_exchange_weak(seen, i)) {
-    }
-  }
+  void offer(std::uint64_t i) { lower_to(first_, i); }
   std::uint64_t get() const { return first_.load(); }
   bool any() const { return get() != UINT64_MAX; }
 

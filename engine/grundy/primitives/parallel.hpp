@@ -74,6 +74,16 @@ void sort_range(const ParallelConfig& pc, It first, It last) {
   }
 }
 
+/// Lowers `at` to `value` unless it holds a lower one already: the first
+/// failing index of a parallel check, the same whatever the thread count.
+template <class T, class U>
+void lower_to(std::atomic<T>& at, U value) {
+  const T v = static_cast<T>(value);
+  T cur = at.load(std::memory_order_relaxed);
+  while (v < cur && !at.compare_exchange_weak(cur, v)) {
+  }
+}
+
 /// body(begin, end) over [begin, end): in parallel blocks when the range is
 /// wide enough, else once, inline.
 template <class Body>

@@ -392,9 +392,7 @@ std::optional<LoopyMismatch> check_loopy_conditions(const BasicCsr<Target>& g, c
     std::vector<std::uint64_t> seen;
     for (std::size_t u = b; u < e && u < first.load(std::memory_order_relaxed); ++u) {
       if (!condition_failure(g, lv, static_cast<node_t>(u), 0, user_id, seen).empty()) {
-        node_t cur = first.load();
-        while (u < cur && !first.compare_exchange_weak(cur, static_cast<node_t>(u))) {
-        }
+        lower_to(first, u);
         return;
       }
     }
@@ -412,9 +410,7 @@ std::optional<node_t> compare_outcomes(const BasicCsr<Target>& g, const LoopyVal
   for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
     for (std::size_t u = b; u < e; ++u) {
       if (node_outcome(g, lv.value, static_cast<node_t>(u)) != outcomes[u]) {
-        node_t cur = first.load();
-        while (u < cur && !first.compare_exchange_weak(cur, static_cast<node_t>(u))) {
-        }
+        lower_to(first, u);
         return;
       }
     }

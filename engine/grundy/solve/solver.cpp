@@ -106,9 +106,7 @@ std::optional<Mismatch> check_mex_rule(const BasicCsr<Target>& g, const SgValues
       auto& mex = mexes.local();
       for (std::size_t u = b; u < e; ++u) {
         if (values[u] != mex(g.successors(static_cast<node_t>(u)), values.data())) {
-          node_t seen = first_bad.load();
-          while (u < seen && !first_bad.compare_exchange_weak(seen, static_cast<node_t>(u))) {
-          }
+          lower_to(first_bad, u);
           return;
         }
       }
