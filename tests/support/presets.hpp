@@ -17,6 +17,17 @@ inline SolveConfig eager(unsigned threads, std::size_t min_parallel = 8, std::si
           {.split_rounds_from = 0, .batch_mex_from = 0, .batch_layered_mex_from = 0}};
 }
 
+/// Like eager, and deep graphs of any size renumbered in a locality order:
+/// Kahn rounds are checked every 4 rounds, and the walks start from id
+/// blocks of 16 nodes, a task each (the deep-graph path, concurrent walks).
+inline SolveConfig deep(unsigned threads) {
+  SolveConfig c = eager(threads);
+  c.tuning.reorder_deep_from = 0;
+  c.tuning.deep_window_rounds = 4;
+  c.tuning.walk_block = 16;
+  return c;
+}
+
 /// Like eager, but the mex pass left as it is (batches only where they pay).
 inline SolveConfig eager_loops(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
   return {{.threads = threads, .min_parallel = min_parallel, .grain = grain}, {.split_rounds_from = 0}};

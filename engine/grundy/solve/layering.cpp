@@ -37,7 +37,10 @@ using Clock = std::chrono::steady_clock;
 template <class Csr, class InDegrees>
 class KahnRounds {
  public:
-  KahnRounds(const Csr& g, const SolveConfig& config, Layers& layers, InDegrees& deg, LayeringParts* parts)
+  enum class Finish { done, overflowed, deep };
+
+  KahnRounds(const Csr& g, const SolveConfig& config, Layers& layers, InDegrees& deg, LayeringParts* parts,
+             bool stop_when_deep)
       : g_(g),
         pc_(config.loops),
         layers_(layers),
@@ -45,20 +48,28 @@ class KahnRounds {
         parts_(parts),
         big_(config.tuning.splits_rounds_of(g.n, config.loops.threads)),
         cached_(g.n < Tuning::cached_nodes),
-        tracing_(trace::active_detail() != nullptr) {}
+        tracing_(trace::active_detail() != nullptr),
+        window_(stop_when_deep && g.n >= config.tuning.reorder_deep_from ? config.tuning.deep_window_rounds : 0) {}
 
-  // Returns false, with the layers unfinished, when the counters overflowed.
-  bool run() {
+  // Leaves the layers unfinished when the counters overflowed, or when the
+  // rounds turned out deep (with stop_when_deep).
+  Finish run() {
     count_in_degrees();
-    if (deg_.overflowed()) return false;
+    if (deg_.overflowed()) return Finish::overflowed;
     layers_.order.resize(g_.n);
     layers_.begin.assign(1, 0);
     order_ = layers_.order.data();
     collect_ready();  // the sources
-    for (std::size_t head = 0; head < tail_;) head = tracing_ ? traced_round(head) : round(head);
+    for (std::size_t head = 0; head < tail_;) {
+      head = tracing_ ? traced_round(head) : round(head);
+      if (window_ != 0 && ++window_rounds_ == window_ && turned_deep()) {
+        if (tracing_) flush_band();
+        return Finish::deep;
+      }
+    }
     if (tracing_) flush_band();
     if (tail_ < g_.n) throw_cycle();
-    return true;
+    return Finish::done;
   }
 
  private:
@@ -399,6 +410,16 @@ class KahnRounds {
         apply);
   }
 
+  // Whether the window of rounds just ended was deep: its rounds narrow on
+  // average, with a quarter of the graph or more still to place. Starts the
+  // next window.
+  bool turned_deep() {
+    const std::size_t placed = tail_ - window_tail_;
+    window_rounds_ = 0;
+    window_tail_ = tail_;
+    return placed < window_ * Tuning::deep_round_width && (std::size_t{g_.n} - tail_) * 4 >= g_.n;
+  }
+
   // The nodes never reached lie on a cycle or downstream of one.
   [[noreturn]] void throw_cycle() const {
     std::vector<bool> placed(g_.n, false);
@@ -411,9 +432,11 @@ class KahnRounds {
   Layers& layers_;
   InDegrees& deg_;
   LayeringParts* const parts_;
-  const bool big_;      // rounds may split between threads
-  const bool cached_;   // no prefetching, no sorting
-  const bool tracing_;  // rounds go to the trace (traced_round)
+  const bool big_;            // rounds may split between threads
+  const bool cached_;         // no prefetching, no sorting
+  const bool tracing_;        // rounds go to the trace (traced_round)
+  const std::size_t window_;  // rounds a depth check looks back on; 0: no checks
+  std::size_t window_rounds_ = 0, window_tail_ = 0;
   struct Band {
     std::size_t first = 0, rounds = 0;
     std::uint64_t nodes = 0, edges = 0;
@@ -450,23 +473,48 @@ void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers
   compute_layers(g, config, layers, scratch, width, parts);
 }
 
+namespace {
+
+// Layering with the counters `width` asks for (1-byte ones start over with
+// 4-byte ones past their range); false when stopped as deep.
 template <class Target>
-void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
-                    InDegreeWidth width, LayeringParts* parts) {
+bool layer(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
+           InDegreeWidth width, LayeringParts* parts, bool stop_when_deep) {
   // Untimed runs (batch instances by the thousand) read no clock.
   const auto start = parts != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   LayeringParts now;  // this call's; the rounds are what the rest leaves
   LayeringParts* const mine = parts != nullptr ? &now : nullptr;
   if (width == InDegreeWidth::automatic)
     width = g.n >= Tuning::cached_nodes ? InDegreeWidth::narrow : InDegreeWidth::wide;
-  if (width != InDegreeWidth::narrow || !KahnRounds<BasicCsr<Target>, NarrowInDegrees>(g, config, layers, scratch.narrow, mine).run())
-    KahnRounds<BasicCsr<Target>, WideInDegrees>(g, config, layers, scratch.wide, mine).run();  // wide asked for, or a count past 2^24
+  using Csr = BasicCsr<Target>;
+  auto finish = KahnRounds<Csr, NarrowInDegrees>::Finish::overflowed;
+  if (width == InDegreeWidth::narrow)
+    finish = KahnRounds<Csr, NarrowInDegrees>(g, config, layers, scratch.narrow, mine, stop_when_deep).run();
+  bool complete = finish == KahnRounds<Csr, NarrowInDegrees>::Finish::done;
+  if (finish == KahnRounds<Csr, NarrowInDegrees>::Finish::overflowed)  // wide asked for, or a count past 2^24
+    complete = KahnRounds<Csr, WideInDegrees>(g, config, layers, scratch.wide, mine, stop_when_deep).run() ==
+               KahnRounds<Csr, WideInDegrees>::Finish::done;
   if (parts != nullptr) {
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     parts->count += now.count;
     parts->scans += now.scans;
     parts->rounds += std::max(0.0, total - now.count - now.scans);
   }
+  return complete;
+}
+
+}  // namespace
+
+template <class Target>
+void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
+                    InDegreeWidth width, LayeringParts* parts) {
+  layer(g, config, layers, scratch, width, parts, false);
+}
+
+template <class Target>
+bool compute_layers_unless_deep(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers,
+                                InDegreeScratch& scratch, LayeringParts* parts) {
+  return layer(g, config, layers, scratch, InDegreeWidth::automatic, parts, true);
 }
 
 template Layers compute_layers(const CsrView&, const SolveConfig&);
@@ -477,5 +525,8 @@ template void compute_layers(const CsrView&, const SolveConfig&, Layers&, InDegr
                              LayeringParts*);
 template void compute_layers(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&, InDegreeWidth,
                              LayeringParts*);
+template bool compute_layers_unless_deep(const CsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*);
+template bool compute_layers_unless_deep(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&,
+                                         LayeringParts*);
 
 }  // namespace grundy

@@ -50,6 +50,14 @@ Layers compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config);
 template <class Target>
 void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width = InDegreeWidth::automatic, LayeringParts* parts = nullptr);
+/// The same, but stops when the rounds turn out deep (from
+/// Tuning::reorder_deep_from nodes: a window of deep_window_rounds rounds
+/// averaging fewer than deep_round_width nodes, a quarter of the graph still
+/// unplaced) and returns false, the layers unfinished: the caller renumbers
+/// the graph in a locality order (locality_order.hpp) and layers that.
+template <class Target>
+bool compute_layers_unless_deep(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers,
+                                InDegreeScratch& scratch, LayeringParts* parts = nullptr);
 /// The same with counters of its own.
 template <class Target>
 void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers,

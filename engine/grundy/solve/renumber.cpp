@@ -4,8 +4,43 @@
 #include <cstdint>
 
 #include "grundy/core/huge_array.hpp"
+#include "grundy/solve/tuning.hpp"
 
 namespace grundy {
+
+template <class Target>
+void permute_graph(const BasicCsr<Target>& g, const node_t* order, const ParallelConfig& pc, edge_t* offsets,
+                   node_t* targets, node_t* position) {
+  // The degrees in new order (gathered in parallel), then their sum in one pass.
+  // Old ids are at random: their offsets and rows are asked for a few nodes
+  // ahead, so that the misses overlap (as the mex pass does).
+  constexpr std::size_t far = Tuning::mex_prefetch_offsets, near = Tuning::mex_prefetch_row;
+  offsets[0] = 0;
+  for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      if (i + far < e) {
+        __builtin_prefetch(g.offsets + order[i + far]);
+        __builtin_prefetch(position + order[i + far], 1);
+      }
+      position[order[i]] = static_cast<node_t>(i);
+      offsets[i + 1] = g.degree(order[i]);
+    }
+  });
+  for (std::size_t i = 0; i < g.n; ++i) offsets[i + 1] += offsets[i];
+  for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      if (i + far < e) __builtin_prefetch(g.offsets + order[i + far]);
+      if (i + near < e) prefetch_row(g.offsets, g.targets, order[i + near]);
+      if (i + near / 2 < e)
+        for (const auto v : g.successors(order[i + near / 2])) __builtin_prefetch(position + v);
+      node_t* row = targets + offsets[i];
+      for (const auto v : g.successors(order[i])) *row++ = position[v];
+    }
+  });
+}
+
+template void permute_graph(const CsrView&, const node_t*, const ParallelConfig&, edge_t*, node_t*, node_t*);
+template void permute_graph(const WideCsrView&, const node_t*, const ParallelConfig&, edge_t*, node_t*, node_t*);
 
 void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc, const RenumberedBuffers& out) {
   const CsrView& g = game.graph;
@@ -29,19 +64,8 @@ void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConf
       for (std::size_t i = i0; i < i1; ++i) b[i] = static_cast<node_t>(keys[i]);
     });
   }
-  // new id i is old node order[i]; position[] maps old ids to new.
   Array<node_t> position(g.n);
-  for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) position[order[i]] = static_cast<node_t>(i);
-  });
-  out.offsets[0] = 0;
-  for (std::size_t i = 0; i < g.n; ++i) out.offsets[i + 1] = out.offsets[i] + g.degree(order[i]);
-  for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      node_t* row = out.targets + out.offsets[i];
-      for (node_t v : g.successors(order[i])) *row++ = position[v];
-    }
-  });
+  permute_graph(g, order, pc, out.offsets, out.targets, position.data());
   for (std::size_t t = 0; t < game.tokens.size(); ++t) out.tokens[t] = position[game.tokens[t]];
   std::copy(layers.begin.begin(), layers.begin.end(), out.layer_begin);
   std::copy(order, order + g.n, out.original_ids);

@@ -28,6 +28,13 @@ struct RenumberedBuffers {
   node_t* original_ids;  ///< new id -> old id
 };
 
+/// The graph with node order[i] renamed i, rows in their order, into
+/// `offsets` (n+1) and `targets` (m); `position` (n) gets old id -> new id.
+/// What both orders (layers here, locality_order.hpp) renumber with.
+template <class Target>
+void permute_graph(const BasicCsr<Target>& graph, const node_t* order, const ParallelConfig& pc, edge_t* offsets,
+                   node_t* targets, node_t* position);
+
 /// Sorts each layer of `layers` by (out-degree, id) and writes the
 /// renumbered game. Tokens follow their nodes.
 void renumber_by_layers(const GameView& game, Layers& layers, const ParallelConfig& pc, const RenumberedBuffers& out);

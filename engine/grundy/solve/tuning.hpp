@@ -33,6 +33,18 @@ struct Tuning {
   /// until about 3*10^6 nodes (docs/TUNING.md#mex-batches).
   std::size_t batch_layered_mex_from = std::size_t{1} << 22;
 
+  /// Graphs of this many nodes on are renumbered in a locality order when
+  /// their Kahn rounds turn out deep: below, the arrays a round misses on
+  /// stay in cache (docs/TUNING.md#deep-graphs).
+  std::size_t reorder_deep_from = std::size_t{1} << 20;
+  /// Kahn rounds are checked for depth every this many rounds: a window
+  /// whose rounds average fewer than deep_round_width nodes, with a quarter
+  /// of the graph or more still unplaced, stops them (docs/TUNING.md#deep-graphs).
+  std::size_t deep_window_rounds = 4096;
+  /// The locality order's walks start from the rulers of id blocks this
+  /// wide, a task each (docs/TUNING.md#deep-graphs).
+  std::size_t walk_block = std::size_t{1} << 16;
+
   /// Whether Kahn rounds of an n-node graph may be split between `threads`.
   /// From 4 threads the bar is the lower of the two, so that a tuning that
   /// lowers split_rounds_from (the tests' eager ones) lowers it for all.
@@ -64,6 +76,14 @@ struct Tuning {
   /// The blocked scatter's bound on targets held in its bins, all threads
   /// together (docs/TUNING.md#blocked-scatter).
   static constexpr std::size_t scatter_pending_edges = std::size_t{1} << 23;
+  /// A window of Kahn rounds is deep when its rounds average fewer nodes
+  /// than this (docs/TUNING.md#deep-graphs).
+  static constexpr std::size_t deep_round_width = 16;
+  /// The locality order's rulers: 1 node in 2^ruler_spacing_log2; a thread
+  /// runs walks_in_flight walks at once, and a walk hands over its nodes
+  /// walk_flush at a time (docs/TUNING.md#deep-graphs).
+  static constexpr unsigned ruler_spacing_log2 = 6;
+  static constexpr std::size_t walks_in_flight = 32, walk_flush = 4096;
   /// Kahn rounds prefetch a node's offsets this many nodes ahead, and its
   /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
   static constexpr std::size_t layering_prefetch_offsets = 64, layering_prefetch_row = 32;

@@ -1,0 +1,34 @@
+// A locality order for deep graphs: nodes laid out in runs that follow the
+// edges, found by many walks at once.
+//
+// On a deep graph with random ids (a long chain) every Kahn round, like every
+// depth-first step, waits for a miss that the previous one's answer names.
+// Here rulers (a hashed 1 in 2^ruler_spacing_log2 of the nodes) each start a
+// breadth-first walk along out-edges that claims the nodes it reaches and
+// stops at other rulers. One thread advances many walks in lockstep, so
+// their misses overlap instead of queueing: list ranking's sparse ruling set.
+// Each walk's nodes become one run of consecutive new ids; nodes that no
+// ruler reaches (above every ruler) are walked from themselves afterwards.
+// Renumbered so, a chain's successor is the next id in all but the last node
+// of a run, and Kahn rounds and the mex pass read memory nearly in order
+// (docs/TUNING.md#deep-graphs).
+#pragma once
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/core/huge_array.hpp"
+#include "grundy/solve/tuning.hpp"
+
+namespace grundy {
+
+/// new id -> old id: a permutation of 0..n-1 in which every walk's nodes
+/// are consecutive. Which walk claims a node two walks reach depends on
+/// timing with several threads: the order does, the graph it gives does not
+/// change any SG value.
+template <class Target>
+Array<node_t> locality_order(const BasicCsr<Target>& graph, const SolveConfig& config);
+
+/// Bytes locality_order and the renumbered copy of the graph take beyond
+/// the graph and the level engine's own arrays: the deep path's memory plan.
+std::uint64_t locality_order_bytes(std::uint64_t n, std::uint64_t m);
+
+}  // namespace grundy

@@ -1,0 +1,163 @@
+// The deep-graph path: the locality order's walks, and the level engine's
+// renumbered solve, against the reference solver for every thread count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include "presets.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/primitives/arena.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/locality_order.hpp"
+#include "grundy/solve/serial_solver.hpp"
+#include "test_graphs.hpp"
+
+namespace grundy {
+namespace {
+
+using test_support::deep;
+using test_support::expect_valid_cycle;
+
+// A DAG whose nodes lie on a line in a shuffled id order: the node at
+// position p points at `picks` distinct nodes among the next `reach`
+// positions (picks 1, reach 1: a chain). With `sources` > 1, that many lines.
+OwnedGame line_dag(node_t n, unsigned picks, unsigned reach, std::uint64_t seed, node_t lines = 1) {
+  std::mt19937_64 rng(seed);
+  std::vector<node_t> id(n);
+  std::iota(id.begin(), id.end(), 0);
+  std::shuffle(id.begin(), id.end(), rng);
+  std::vector<node_t> pairs;
+  const node_t per_line = n / lines;
+  for (node_t p = 0; p < n; ++p) {
+    const node_t line_end = std::min<node_t>(n, (p / per_line + 1) * per_line);
+    std::vector<node_t> ahead;
+    for (node_t q = p + 1; q < line_end && q <= p + reach; ++q) ahead.push_back(q);
+    std::shuffle(ahead.begin(), ahead.end(), rng);
+    ahead.resize(std::min<std::size_t>(ahead.size(), picks));
+    for (const node_t q : ahead) {
+      pairs.push_back(id[p]);
+      pairs.push_back(id[q]);
+    }
+  }
+  OwnedGame g;
+  build_csr(n, pairs, g);
+  return g;
+}
+
+// The same graph over 64-bit ids.
+struct Widened {
+  std::vector<std::uint64_t> targets;
+  WideCsrView graph;
+  explicit Widened(const CsrView& g)
+      : targets(g.targets, g.targets + g.m), graph{g.n, g.m, g.offsets, targets.data()} {}
+};
+
+std::vector<std::pair<std::string, OwnedGame>> deep_corpus() {
+  std::vector<std::pair<std::string, OwnedGame>> graphs;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    graphs.emplace_back("chain " + std::to_string(seed), line_dag(3000 + 700 * seed, 1, 1, seed));
+    graphs.emplace_back("skip chain " + std::to_string(seed), line_dag(4000, 2, 64, seed));
+    graphs.emplace_back("3 of the next 10 " + std::to_string(seed), line_dag(5000, 3, 10, seed));
+    graphs.emplace_back("7 chains " + std::to_string(seed), line_dag(7000, 2, 5, seed, 7));
+    graphs.emplace_back("gen chain " + std::to_string(seed),
+                        generate({Shape::chain, 2000 + 500 * seed, 6000 + 900 * seed, 3, seed}));
+  }
+  // Wide at first, then deep: a uniform DAG whose every node also points at the head of a chain.
+  OwnedGame top = generate({Shape::uniform, 3000, 20000, 2, 9});
+  std::vector<node_t> pairs;
+  for (node_t u = 0; u < top.n; ++u)
+    for (const node_t v : top.graph().successors(u)) pairs.insert(pairs.end(), {u, v});
+  const node_t chain_len = 6000, n = top.n + chain_len;
+  for (node_t u = 0; u < top.n; u += 7) pairs.insert(pairs.end(), {u, top.n});
+  for (node_t i = 0; i + 1 < chain_len; ++i) pairs.insert(pairs.end(), {top.n + i, top.n + i + 1});
+  for (node_t i = 0; i + 1 < chain_len; i += 3)
+    pairs.insert(pairs.end(), {top.n + i, top.n + i + 1});  // repeated edges
+  OwnedGame mixed;
+  build_csr(n, pairs, mixed);
+  graphs.emplace_back("wide then deep", std::move(mixed));
+  return graphs;
+}
+
+TEST(LocalityOrder, IsAPermutationOnEveryThreadCount) {
+  for (const auto& [name, g] : deep_corpus()) {
+    SCOPED_TRACE(name);
+    for (unsigned threads : {1u, 2u, 4u}) {
+      const Array<node_t> order = in_arena(threads, [&] { return locality_order(g.graph(), deep(threads)); });
+      std::vector<node_t> sorted(order.begin(), order.end());
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<node_t> all(g.n);
+      std::iota(all.begin(), all.end(), 0);
+      ASSERT_EQ(sorted, all) << threads << " threads";
+    }
+  }
+}
+
+// On one thread a chain's walks follow it: every node but the last of a
+// walk has its successor right after it, so few edges jump.
+TEST(LocalityOrder, LaysAChainOutInRuns) {
+  const OwnedGame g = line_dag(20000, 1, 1, 3);
+  const Array<node_t> order = locality_order(g.graph(), deep(1));
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto next = g.graph().successors(order[i]);
+    runs += i + 1 == order.size() || next.empty() || next[0] != order[i + 1];
+  }
+  // Rulers are 1 in 64: about 20000 / 64 = 312 walks, each one run.
+  EXPECT_LT(runs, 20000u / 16) << "a chain laid out in " << runs << " runs";
+}
+
+TEST(DeepGraphs, TheRenumberedSolveAgreesWithTheReference) {
+  for (const auto& [name, g] : deep_corpus()) {
+    SCOPED_TRACE(name);
+    const Widened wide(g.graph());
+    const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
+    for (unsigned threads : {1u, 2u, 3u, 4u}) {
+      PhaseTimer timer;
+      const auto got = in_arena(threads, [&] { return level_sg(g.graph(), deep(threads), &timer); });
+      ASSERT_EQ(got.to_vector(), want) << threads << " threads";
+      const auto& phases = timer.phases();
+      EXPECT_TRUE(std::any_of(phases.begin(), phases.end(), [](const auto& p) { return p.name == "locality order"; }))
+          << "the deep path was not taken";
+      const auto wide_got = in_arena(threads, [&] { return level_sg(wide.graph, deep(threads)); });
+      ASSERT_EQ(wide_got.to_vector(), want) << threads << " threads, 64-bit ids";
+    }
+  }
+}
+
+TEST(DeepGraphs, AShallowGraphIsNotRenumbered) {
+  const OwnedGame g = generate({Shape::uniform, 5000, 40000, 2, 4});
+  PhaseTimer timer;
+  const auto got = level_sg(g.graph(), deep(2), &timer);
+  EXPECT_EQ(got.to_vector(), serial_sg(g.graph()).to_vector());
+  for (const auto& p : timer.phases()) EXPECT_NE(p.name, "locality order");
+}
+
+// A cycle deep down a chain is found in the renumbered graph and named in
+// the caller's ids.
+TEST(DeepGraphs, ACycleIsNamedInTheCallersIds) {
+  const node_t n = 5000;
+  std::vector<node_t> pairs;
+  for (node_t i = 0; i + 1 < n; ++i) pairs.insert(pairs.end(), {(i * 7919) % n, ((i + 1) * 7919) % n});
+  pairs.insert(pairs.end(), {((n - 1) * 7919) % n, ((n - 40) * 7919) % n});
+  OwnedGame g;
+  build_csr(n, pairs, g);
+  for (unsigned threads : {1u, 2u}) {
+    PhaseTimer timer;
+    try {
+      in_arena(threads, [&] { return level_sg(g.graph(), deep(threads), &timer); });
+      FAIL() << "no cycle found";
+    } catch (const CycleError& e) {
+      expect_valid_cycle(g, e.nodes());
+      EXPECT_EQ(e.nodes().size(), 41u);
+    }
+    const auto& phases = timer.phases();
+    EXPECT_TRUE(std::any_of(phases.begin(), phases.end(), [](const auto& p) { return p.name == "locality order"; }));
+  }
+}
+
+}  // namespace
+}  // namespace grundy
