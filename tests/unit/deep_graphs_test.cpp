@@ -106,7 +106,7 @@ TEST(LocalityOrder, LaysAChainOutInRuns) {
     const auto next = g.graph().successors(order[i]);
     runs += i + 1 == order.size() || next.empty() || next[0] != order[i + 1];
   }
-  // Rulers are 1 in 64: about 20000 / 64 = 312 walks, each one run.
+  // Rulers are 1 in 256: about 20000 / 256 = 78 walks, each one run.
   EXPECT_LT(runs, 20000u / 16) << "a chain laid out in " << runs << " runs";
 }
 

@@ -3,7 +3,9 @@
 # about a user's wall-clock time rather than a kernel's:
 #   1. a judge-scale instance (N 2000, M 6000): grundy solve vs a plain
 #      cin-based C++ solution (bench/reference/cin_solver.cpp);
-#   2. a 10^7-edge text instance: grundy solve (1 and 2 threads) vs cin;
+#   2. a 10^7-edge text instance: grundy solve (1 and 2 threads) vs cin and
+#      vs a tight serial solution (bench/reference/tight_solver.cpp: all of
+#      stdin at once, hand parsing, CSR arrays);
 #   3. 10,000 judge-scale instances in one stream: grundy batch (1 and 2
 #      threads) vs a shell loop running the cin solution once per instance
 #      (timed on the first 500 instances, and scaled to 10,000: the loop's
@@ -15,6 +17,7 @@ tools/ci/setup.sh --extra
 tools/ci/build.sh release
 grundy=$PWD/build/release/engine/grundy
 cin=$PWD/build/release/bench/cin_solver
+tight=$PWD/build/release/bench/tight_solver
 work=build/cache/processes
 out=results
 mkdir -p "$work" "$out"
@@ -34,11 +37,13 @@ cut -f2 "$work/batch500.tsv" >"$work/batch500.out"
 while read -r file _; do "$cin" <"$file"; done <"$work/batch500.tsv" >"$work/cin500.out"
 cmp "$work/batch500.out" "$work/cin500.out"
 [[ $("$grundy" solve "$work/e7.txt") == $("$cin" <"$work/e7.txt") ]]
+[[ $("$grundy" solve "$work/e7.txt") == $("$tight" <"$work/e7.txt") ]]
+[[ $("$grundy" solve "$work/judge.txt") == $("$tight" <"$work/judge.txt") ]]
 
 hf() { hyperfine --style none --export-json "$out/processes-$1.json" "${@:2}" >/dev/null; }
 hf judge --warmup 20 --runs 200 "$grundy solve $work/judge.txt" "$cin < $work/judge.txt"
 hf text-1e7 --warmup 1 --runs 5 "$grundy solve --threads 1 $work/e7.txt" "$grundy solve --threads 2 $work/e7.txt" \
-  "$cin < $work/e7.txt"
+  "$cin < $work/e7.txt" "$tight < $work/e7.txt"
 hf batch --warmup 1 --runs 5 "$grundy batch -q --threads 1 $work/judge10k.txt" \
   "$grundy batch -q --threads 2 $work/judge10k.txt" \
   "for i in \$(seq 1 500); do $cin < $work/judge500/\$i.txt; done"
@@ -71,7 +76,8 @@ lines.append(f"\nInstructions (callgrind, whole process, repeatable): grundy {in
              f"**{ins['cin'] / ins['grundy']:.1f}×** fewer for grundy.")
 t = table("text-1e7", "10^7-edge text instance (1M nodes, ~150 MB)")
 v = list(t.values())
-lines.append(f"\n1 thread: {v[0]:.2f} s, 2 threads: {v[1]:.2f} s, cin: {v[2]:.2f} s; grundy (2 threads) is **{v[2] / v[1]:.1f}×** faster than cin.")
+lines.append(f"\n1 thread: {v[0]:.2f} s, 2 threads: {v[1]:.2f} s, cin: {v[2]:.2f} s, tight serial: {v[3]:.2f} s; grundy (2 threads) is "
+             f"**{v[2] / v[1]:.1f}×** faster than cin and **{v[3] / v[1]:.2f}×** faster than the tight serial solution.")
 b = table("batch", "10,000 judge-scale instances (534 MB stream)")
 v = list(b.values())
 loop = v[2] * 10000 / 500

@@ -36,7 +36,7 @@ struct Tuning {
   /// Graphs of this many nodes on are renumbered in a locality order when
   /// their Kahn rounds turn out deep: below, the arrays a round misses on
   /// stay in cache (docs/TUNING.md#deep-graphs).
-  std::size_t reorder_deep_from = std::size_t{1} << 20;
+  std::size_t reorder_deep_from = std::size_t{1} << 18;
   /// Kahn rounds are checked for depth every this many rounds: a window
   /// whose rounds average fewer than deep_round_width nodes, with a quarter
   /// of the graph or more still unplaced, stops them (docs/TUNING.md#deep-graphs).
@@ -82,7 +82,7 @@ struct Tuning {
   /// The locality order's rulers: 1 node in 2^ruler_spacing_log2; a thread
   /// runs walks_in_flight walks at once, and a walk hands over its nodes
   /// walk_flush at a time (docs/TUNING.md#deep-graphs).
-  static constexpr unsigned ruler_spacing_log2 = 6;
+  static constexpr unsigned ruler_spacing_log2 = 8;
   static constexpr std::size_t walks_in_flight = 32, walk_flush = 4096;
   /// Kahn rounds prefetch a node's offsets this many nodes ahead, and its
   /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
