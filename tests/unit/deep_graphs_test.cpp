@@ -11,6 +11,7 @@
 #include "grundy/core/cycle.hpp"
 #include "grundy/gen/generator.hpp"
 #include "grundy/primitives/arena.hpp"
+#include "grundy/solve/layering.hpp"
 #include "grundy/solve/level_solver.hpp"
 #include "grundy/solve/locality_order.hpp"
 #include "grundy/solve/serial_solver.hpp"
@@ -136,6 +137,29 @@ TEST(DeepGraphs, AShallowGraphIsNotRenumbered) {
   for (const auto& p : timer.phases()) EXPECT_NE(p.name, "locality order");
 }
 
+// Layering on the renumbering gives the graph's own layers back in its ids:
+// the same as layering it as it lies, layer by layer as sets.
+TEST(DeepGraphs, LayersAreTheGraphsOwnWhateverTheIds) {
+  SolveConfig as_is = deep(1);
+  as_is.tuning.reorder_deep_from = SIZE_MAX;
+  for (const auto& [name, g] : deep_corpus()) {
+    SCOPED_TRACE(name);
+    const Layers want = compute_layers(g.graph(), as_is);
+    for (unsigned threads : {1u, 2u, 4u}) {
+      const Layers got = in_arena(threads, [&] { return compute_layers(g.graph(), deep(threads)); });
+      ASSERT_EQ(got.count(), want.count()) << threads << " threads";
+      ASSERT_EQ(std::vector<node_t>(got.begin.begin(), got.begin.end()),
+                std::vector<node_t>(want.begin.begin(), want.begin.end()));
+      for (std::size_t l = 0; l < want.count(); ++l) {
+        std::vector<node_t> a(want.order.begin() + want.begin[l], want.order.begin() + want.begin[l + 1]);
+        const std::vector<node_t> b(got.order.begin() + got.begin[l], got.order.begin() + got.begin[l + 1]);
+        std::sort(a.begin(), a.end());
+        ASSERT_EQ(b, a) << "layer " << l << ", " << threads << " threads (each in ascending id order)";
+      }
+    }
+  }
+}
+
 // A cycle deep down a chain is found in the renumbered graph and named in
 // the caller's ids.
 TEST(DeepGraphs, ACycleIsNamedInTheCallersIds) {
@@ -156,6 +180,12 @@ TEST(DeepGraphs, ACycleIsNamedInTheCallersIds) {
     }
     const auto& phases = timer.phases();
     EXPECT_TRUE(std::any_of(phases.begin(), phases.end(), [](const auto& p) { return p.name == "locality order"; }));
+    try {
+      in_arena(threads, [&] { return compute_layers(g.graph(), deep(threads)); });
+      FAIL() << "no cycle found by layering";
+    } catch (const CycleError& e) {
+      expect_valid_cycle(g, e.nodes());
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 #include "grundy/primitives/blocked_scatter.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/trace.hpp"
+#include "grundy/solve/locality_order.hpp"
 #include "grundy/primitives/simd/range_filter.hpp"
 
 namespace grundy {
@@ -503,12 +504,44 @@ bool layer(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers,
   return complete;
 }
 
+// A deep graph's layers, found on its locality renumbering and given back
+// in its own ids, each layer in ascending id order again (as rounds leave
+// graphs past the cache). They are the graph's own: round r holds the nodes
+// whose longest path from a source has r edges, whatever the ids.
+template <class Target>
+void layer_renumbered(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
+                      LayeringParts* parts) {
+  const LocalityRenumbering r = renumber_by_locality(g, config);
+  try {
+    layer(r.view, config, layers, scratch, InDegreeWidth::automatic, parts, false);
+  } catch (const CycleError& e) {
+    throw r.in_old_ids(e);
+  }
+  node_t* const order = layers.order.data();
+  for_range(config.loops, 0, g.n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) order[i] = r.order[order[i]];
+  });
+  for (std::size_t l = 0; l < layers.count(); ++l)
+    if (layers.width(l) > 1) sort_range(config.loops, order + layers.begin[l], order + layers.begin[l + 1]);
+}
+
 }  // namespace
 
+// Automatic counters: a graph whose rounds turn out deep is layered on its
+// locality renumbering, when that fits beside the layers and counters (12
+// bytes a node); other widths are for tests and benchmarks of the counters.
 template <class Target>
 void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width, LayeringParts* parts) {
-  layer(g, config, layers, scratch, width, parts, false);
+  if (width != InDegreeWidth::automatic) {
+    layer(g, config, layers, scratch, width, parts, false);
+  } else if (!layer(g, config, layers, scratch, width, parts, true)) {
+    if (renumbering_fits(g, std::uint64_t{g.n} * 12)) {
+      layer_renumbered(g, config, layers, scratch, parts);
+    } else {
+      layer(g, config, layers, scratch, width, parts, false);
+    }
+  }
 }
 
 template <class Target>

@@ -46,7 +46,9 @@ template <class Target>
 Layers compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config);
 /// The same into `layers`, reusing its arrays and the counters in `scratch`
 /// (batch workspaces); with `parts`, adds where the time went (a few clock
-/// reads: one pair for the count, one per wide round).
+/// reads: one pair for the count, one per wide round). With automatic
+/// counters, a deep graph (compute_layers_unless_deep) is layered on its
+/// locality renumbering, and its layers given back in its own ids.
 template <class Target>
 void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width = InDegreeWidth::automatic, LayeringParts* parts = nullptr);

@@ -2,15 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <optional>
 
 #include "grundy/core/cycle.hpp"
-#include "grundy/core/memory_budget.hpp"
 #include "grundy/core/trace.hpp"
 #include "grundy/solve/locality_order.hpp"
 #include "grundy/solve/mex.hpp"
-#include "grundy/solve/renumber.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy {
@@ -298,46 +295,27 @@ class MexPass {
   std::vector<PhaseTimer::clock::time_point> stamps_;
 };
 
-// Whether a renumbered copy of g fits the memory budget beside g and the
-// level engine's arrays.
-template <class Target>
-bool reorder_fits(const BasicCsr<Target>& g) {
-  return graph_bytes(g) + solve_memory_bytes(g.n, g.m, Algo::level, false) + locality_order_bytes(g.n, g.m) <=
-         memory_budget_bytes();
-}
-
 // A deep graph: renumbered in a locality order, then layered and solved so
 // (its rounds then read memory nearly in order), and its values put back
 // under the old ids. A cycle is named in the old ids.
 template <class Target>
 void reordered_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
                   PhaseTimer* timer) {
-  if (timer) timer->start("locality order");
-  const Array<node_t> order = locality_order(g, config);
-  if (timer) timer->start("renumber");
-  // Left unset until the permutation's loops write them, so that their
-  // pages are first touched there, by every thread, and once.
-  const auto offsets = std::make_unique_for_overwrite<edge_t[]>(std::size_t{g.n} + 1);
-  const auto targets = std::make_unique_for_overwrite<node_t[]>(g.m);
-  permute_graph(g, order.data(), config.loops, offsets.get(), targets.get(),
-                std::make_unique_for_overwrite<node_t[]>(g.n).get());
-  const CsrView local{g.n, g.m, offsets.get(), targets.get()};
+  const LocalityRenumbering r = renumber_by_locality(g, config, timer);
   SolveConfig as_is = config;
   as_is.tuning.reorder_deep_from = SIZE_MAX;  // layered as it now lies
   SgValues local_sg;
   try {
-    level_sg(local, as_is, scratch, local_sg, timer);
+    level_sg(r.view, as_is, scratch, local_sg, timer);
   } catch (const CycleError& e) {
-    std::vector<node_t> cycle = e.nodes();
-    for (node_t& u : cycle) u = order[u];
-    throw CycleError(std::move(cycle));
+    throw r.in_old_ids(e);
   }
   if (timer) timer->start("values back");
   sg.reset(g.n, g.m);
   sg.visit([&]<class Sg>(std::span<Sg> values) {
     local_sg.visit([&](auto from) {
       for_range(config.loops, 0, g.n, [&](std::size_t b, std::size_t e) {
-        for (std::size_t i = b; i < e; ++i) values[order[i]] = static_cast<Sg>(from[i]);
+        for (std::size_t i = b; i < e; ++i) values[r.order[i]] = static_cast<Sg>(from[i]);
       });
     });
   });
@@ -378,7 +356,7 @@ void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch
     LayeringParts tried;
     LayeringParts* const parts = timer ? &tried : nullptr;
     if (!compute_layers_unless_deep(g, config, layers, scratch.counters, parts)) {
-      if (reorder_fits(g)) {
+      if (renumbering_fits(g, solve_memory_bytes(g.n, g.m, Algo::level, false))) {
         if (timer) timer->rename("depth check");
         return reordered_sg(g, config, scratch, sg, timer);
       }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "grundy/core/memory_budget.hpp"
+#include "grundy/solve/renumber.hpp"
 #include "grundy/solve/tuning.hpp"
 
 namespace grundy {
@@ -152,11 +154,36 @@ std::vector<std::vector<node_t>> walk_all(const Csr& g, const SolveConfig& confi
 
 }  // namespace
 
-std::uint64_t locality_order_bytes(std::uint64_t n, std::uint64_t m) {
-  // The order and the walks' lists (4 + 4), the claims (1), the renumbered
-  // graph (8 + 4 a node for offsets and the old-to-new map, 4 an edge) and
-  // its values (4).
-  return n * 25 + m * 4;
+CycleError LocalityRenumbering::in_old_ids(const CycleError& e) const {
+  std::vector<node_t> cycle = e.nodes();
+  for (node_t& u : cycle) u = order[u];
+  return CycleError(std::move(cycle));
+}
+
+template <class Target>
+bool renumbering_fits(const BasicCsr<Target>& g, std::uint64_t beside) {
+  // The order and the walks' lists (4 + 4 a node), the claims (1), the
+  // renumbered graph (8 + 4 for offsets and the old-to-new map, 4 an edge)
+  // and what its solve adds (4 for values).
+  const std::uint64_t n = g.n, own = n * 25 + g.m * 4;
+  return graph_bytes(g) + beside + own <= memory_budget_bytes();
+}
+
+template <class Target>
+LocalityRenumbering renumber_by_locality(const BasicCsr<Target>& g, const SolveConfig& config, PhaseTimer* timer) {
+  LocalityRenumbering r;
+  if (timer) timer->start("locality order");
+  r.order = locality_order(g, config);
+  if (timer) timer->start("renumber");
+  // Left unset until the permutation's loops write them, so that their
+  // pages are first touched there, by every thread, and once.
+  r.offsets = std::make_unique_for_overwrite<edge_t[]>(std::size_t{g.n} + 1);
+  r.targets = std::make_unique_for_overwrite<node_t[]>(g.m);
+  permute_graph(g, r.order.data(), config.loops, r.offsets.get(), r.targets.get(),
+                std::make_unique_for_overwrite<node_t[]>(g.n).get());
+  r.view = {g.n, g.m, r.offsets.get(), r.targets.get()};
+  if (timer) timer->stop();
+  return r;
 }
 
 template <class Target>
@@ -175,5 +202,9 @@ Array<node_t> locality_order(const BasicCsr<Target>& g, const SolveConfig& confi
 
 template Array<node_t> locality_order(const CsrView&, const SolveConfig&);
 template Array<node_t> locality_order(const WideCsrView&, const SolveConfig&);
+template LocalityRenumbering renumber_by_locality(const CsrView&, const SolveConfig&, PhaseTimer*);
+template LocalityRenumbering renumber_by_locality(const WideCsrView&, const SolveConfig&, PhaseTimer*);
+template bool renumbering_fits(const CsrView&, std::uint64_t);
+template bool renumbering_fits(const WideCsrView&, std::uint64_t);
 
 }  // namespace grundy

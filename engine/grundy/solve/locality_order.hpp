@@ -14,8 +14,12 @@
 // (docs/TUNING.md#deep-graphs).
 #pragma once
 
+#include <memory>
+
 #include "grundy/core/csr_graph.hpp"
+#include "grundy/core/cycle.hpp"
 #include "grundy/core/huge_array.hpp"
+#include "grundy/core/phase_timer.hpp"
 #include "grundy/solve/tuning.hpp"
 
 namespace grundy {
@@ -27,8 +31,27 @@ namespace grundy {
 template <class Target>
 Array<node_t> locality_order(const BasicCsr<Target>& graph, const SolveConfig& config);
 
-/// Bytes locality_order and the renumbered copy of the graph take beyond
-/// the graph and the level engine's own arrays: the deep path's memory plan.
-std::uint64_t locality_order_bytes(std::uint64_t n, std::uint64_t m);
+/// A graph renumbered in its locality order: old node order[i] is node i of
+/// `view`, rows in their order.
+struct LocalityRenumbering {
+  Array<node_t> order;
+  std::unique_ptr<edge_t[]> offsets;
+  std::unique_ptr<node_t[]> targets;
+  CsrView view;
+
+  /// A cycle found in `view`, named in the old ids.
+  CycleError in_old_ids(const CycleError& e) const;
+};
+
+/// The order and the renumbered copy; with a timer, as the phases
+/// "locality order" and "renumber".
+template <class Target>
+LocalityRenumbering renumber_by_locality(const BasicCsr<Target>& graph, const SolveConfig& config,
+                                         PhaseTimer* timer = nullptr);
+
+/// Whether the renumbering fits the memory budget beside the graph and
+/// `beside` bytes that its caller holds meanwhile.
+template <class Target>
+bool renumbering_fits(const BasicCsr<Target>& graph, std::uint64_t beside);
 
 }  // namespace grundy
