@@ -21,13 +21,18 @@ void add_timer_events(std::string& j, const PhaseTimer& timer, double offset) {
   j += ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"mex pass by "
        "layer\"}}";
   const LayeringParts& lp = timer.layering_parts;
-  for (const auto& [name, start, seconds] : timer.phases()) {
+  // The parts belong to the last layering (a deep graph's first one stops).
+  std::size_t last_layering = timer.phases().size();
+  for (std::size_t i = 0; i < timer.phases().size(); ++i)
+    if (timer.phases()[i].name == "layering") last_layering = i;
+  for (std::size_t i = 0; i < timer.phases().size(); ++i) {
+    const auto& [name, start, seconds] = timer.phases()[i];
     j += ",\n{\"name\": " + json_string(name) +
          ", \"cat\": \"phase\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": " + us(start - offset) +
          ", \"dur\": " + us(seconds);
     // Layering's parts interleave (a scan after each wide round), so they
     // are its event's arguments, not events of their own.
-    if (name == "layering" && lp.count + lp.scans + lp.rounds > 0)
+    if (i == last_layering && lp.count + lp.scans + lp.rounds > 0)
       j += ", \"args\": {\"in-degree count us\": " + us(lp.count) + ", \"rounds us\": " + us(lp.rounds) +
            ", \"ready-node scans us\": " + us(lp.scans) + "}";
     j += "}";

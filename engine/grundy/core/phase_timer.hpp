@@ -76,11 +76,6 @@ class PhaseTimer {
     current_.clear();
     if (on_stop) on_stop(phases_.back());
   }
-  /// Renames the current phase, one that turned out to be another (a
-  /// layering stopped as deep).
-  void rename(std::string name) {
-    if (!current_.empty()) current_ = std::move(name);
-  }
   /// Every finished phase, in order.
   const std::vector<Phase>& phases() const { return phases_; }
   /// Seconds from the timer's creation to `t`.

@@ -352,14 +352,12 @@ void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch
   if (stored.empty()) {
     if (timer) timer->start("layering");
     // Parts kept apart until the layering is the one used: a layering
-    // stopped as deep is a depth check, and the renumbered graph's is timed.
+    // stopped as deep was a depth check, and the renumbered graph's is timed.
     LayeringParts tried;
     LayeringParts* const parts = timer ? &tried : nullptr;
     if (!compute_layers_unless_deep(g, config, layers, scratch.counters, parts)) {
-      if (renumbering_fits(g, solve_memory_bytes(g.n, g.m, Algo::level, false))) {
-        if (timer) timer->rename("depth check");
+      if (renumbering_fits(g, solve_memory_bytes(g.n, g.m, Algo::level, false)))
         return reordered_sg(g, config, scratch, sg, timer);
-      }
       // No memory for a renumbered copy: the rounds as they are.
       compute_layers(g, config, layers, scratch.counters, InDegreeWidth::automatic, parts);
     }
