@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <utility>
 #include <vector>
@@ -46,6 +47,14 @@ inline OwnedGame make_game(node_t n, const std::vector<std::pair<node_t, node_t>
   for (node_t t : tokens) g.tokens.push_back(t - 1);
   return g;
 }
+
+/// The same graph over 64-bit ids (the API reads a caller's int64 arrays in place).
+struct Widened {
+  std::vector<std::uint64_t> targets;
+  WideCsrView graph;
+  explicit Widened(const CsrView& g)
+      : targets(g.targets, g.targets + g.m), graph{g.n, g.m, g.offsets, targets.data()} {}
+};
 
 /// The first node whose value is not the mex of its successors' values, or
 /// n if every node satisfies the rule. Uses std::set: slow and obviously right.

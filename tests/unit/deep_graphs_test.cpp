@@ -22,6 +22,7 @@ namespace {
 
 using test_support::deep;
 using test_support::expect_valid_cycle;
+using test_support::Widened;
 
 // A DAG whose nodes lie on a line in a shuffled id order: the node at
 // position p points at `picks` distinct nodes among the next `reach`
@@ -48,14 +49,6 @@ OwnedGame line_dag(node_t n, unsigned picks, unsigned reach, std::uint64_t seed,
   build_csr(n, pairs, g);
   return g;
 }
-
-// The same graph over 64-bit ids.
-struct Widened {
-  std::vector<std::uint64_t> targets;
-  WideCsrView graph;
-  explicit Widened(const CsrView& g)
-      : targets(g.targets, g.targets + g.m), graph{g.n, g.m, g.offsets, targets.data()} {}
-};
 
 std::vector<std::pair<std::string, OwnedGame>> deep_corpus() {
   std::vector<std::pair<std::string, OwnedGame>> graphs;

@@ -23,6 +23,7 @@ namespace {
 
 using test_support::expect_valid_cycle;
 using test_support::make_game;
+using test_support::Widened;
 
 // Tiny thresholds, so that small test graphs take the parallel paths too
 // (rounds split between threads, blocked scatter included) and the mex
@@ -40,14 +41,6 @@ std::vector<GenSpec> corpus() {
   specs.push_back({Shape::chain, 100000, 0, 1, 6});        // 100000 layers
   return specs;
 }
-
-// The same graph over 64-bit ids (the API reads a caller's int64 arrays in place).
-struct Widened {
-  std::vector<std::uint64_t> targets;
-  WideCsrView graph;
-  explicit Widened(const CsrView& g)
-      : targets(g.targets, g.targets + g.m), graph{g.n, g.m, g.offsets, targets.data()} {}
-};
 
 TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
   for (const GenSpec& spec : corpus()) {
