@@ -22,9 +22,7 @@ void add_timer_events(std::string& j, const PhaseTimer& timer, double offset) {
        "layer\"}}";
   const LayeringParts& lp = timer.layering_parts;
   // The parts belong to the last layering (a deep graph's first one stops).
-  std::size_t last_layering = timer.phases().size();
-  for (std::size_t i = 0; i < timer.phases().size(); ++i)
-    if (timer.phases()[i].name == "layering") last_layering = i;
+  const std::size_t last_layering = timer.last("layering");
   for (std::size_t i = 0; i < timer.phases().size(); ++i) {
     const auto& [name, start, seconds] = timer.phases()[i];
     j += ",\n{\"name\": " + json_string(name) +

@@ -43,6 +43,7 @@ MexPaths MexPaths::of(const CsrView& g) {
 RunStats analyze(const PhaseTimer& timer, const trace::Recorder* recorder, const ProfileFacts& f) {
   RunStats s;
   s.layering = timer.layering_parts;
+  s.layering_phase = timer.last("layering");  // a deep graph's first layering stops after a depth check
   s.mex_steps = timer.layers.size();
   for (const auto& l : timer.layers) s.mex_layers = std::max(s.mex_layers, l.last_layer + 1);
   std::vector<std::pair<std::string, std::vector<std::pair<std::int64_t, std::int64_t>>>> tracks;
@@ -70,11 +71,6 @@ RunStats analyze(const PhaseTimer& timer, const trace::Recorder* recorder, const
 
 void print_stats(const RunStats& s, const ProfileFacts& f) {
   double total = 0;
-  // A deep graph's first layering stops after a depth check; the parts are
-  // those of the layering its solve used, the last.
-  std::size_t last_layering = s.phases.size();
-  for (std::size_t i = 0; i < s.phases.size(); ++i)
-    if (s.phases[i].name == "layering") last_layering = i;
   for (const PhaseStats& p : s.phases) {
     // Edges per second where a phase passes over the edges (not xor, not a blink).
     if (p.name != "xor" && p.seconds >= 1e-4) {
@@ -85,7 +81,7 @@ void print_stats(const RunStats& s, const ProfileFacts& f) {
     }
     total += p.seconds;
     const LayeringParts& lp = s.layering;
-    if (&p == s.phases.data() + last_layering && lp.count + lp.scans + lp.rounds > 0) {
+    if (&p == s.phases.data() + s.layering_phase && lp.count + lp.scans + lp.rounds > 0) {
       std::fprintf(stderr, "grundy:   %-20s %9.3f ms\n", "in-degree count", lp.count * 1e3);
       std::fprintf(stderr, "grundy:   %-20s %9.3f ms\n", "rounds", lp.rounds * 1e3);
       std::fprintf(stderr, "grundy:   %-20s %9.3f ms\n", "ready-node scans", lp.scans * 1e3);

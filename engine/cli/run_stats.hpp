@@ -60,6 +60,7 @@ struct PhaseStats {
 struct RunStats {
   std::vector<PhaseStats> phases;
   LayeringParts layering;
+  std::size_t layering_phase = 0;  ///< the phase `layering` belongs to (PhaseTimer::last)
   std::uint64_t mex_layers = 0, mex_steps = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,12 @@ namespace grundy {
 /// adds both attempts. Seconds.
 struct LayeringParts {
   double count = 0, scans = 0, rounds = 0;
+
+  void add(const LayeringParts& o) {
+    count += o.count;
+    scans += o.scans;
+    rounds += o.rounds;
+  }
 };
 
 /// One step of the mex pass: a wide layer (one parallel loop) or a run of
@@ -75,6 +82,15 @@ class PhaseTimer {
     phases_.push_back({std::move(current_), since(began_), std::chrono::duration<double>(now - began_).count()});
     current_.clear();
     if (on_stop) on_stop(phases_.back());
+  }
+  /// The index of the last finished phase named `name` (phases().size()
+  /// if none): the layering that layering_parts describes, when a deep
+  /// graph's first one stopped.
+  std::size_t last(std::string_view name) const {
+    std::size_t at = phases_.size();
+    for (std::size_t i = 0; i < phases_.size(); ++i)
+      if (phases_[i].name == name) at = i;
+    return at;
   }
   /// Every finished phase, in order.
   const std::vector<Phase>& phases() const { return phases_; }

@@ -497,9 +497,8 @@ bool layer(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers,
                KahnRounds<Csr, WideInDegrees>::Finish::done;
   if (parts != nullptr) {
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    parts->count += now.count;
-    parts->scans += now.scans;
-    parts->rounds += std::max(0.0, total - now.count - now.scans);
+    now.rounds = std::max(0.0, total - now.count - now.scans);
+    parts->add(now);
   }
   return complete;
 }
@@ -527,20 +526,27 @@ void layer_renumbered(const BasicCsr<Target>& g, const SolveConfig& config, Laye
 
 }  // namespace
 
-// Automatic counters: a graph whose rounds turn out deep is layered on its
-// locality renumbering, when that fits beside the layers and counters (12
-// bytes a node); other widths are for tests and benchmarks of the counters.
+// Automatic counters: a graph whose rounds turn out deep goes on in
+// layer_deep_graph; other widths are for tests and benchmarks of the counters.
 template <class Target>
 void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width, LayeringParts* parts) {
   if (width != InDegreeWidth::automatic) {
     layer(g, config, layers, scratch, width, parts, false);
   } else if (!layer(g, config, layers, scratch, width, parts, true)) {
-    if (renumbering_fits(g, std::uint64_t{g.n} * 12)) {
-      layer_renumbered(g, config, layers, scratch, parts);
-    } else {
-      layer(g, config, layers, scratch, width, parts, false);
-    }
+    layer_deep_graph(g, config, layers, scratch, parts);
+  }
+}
+
+// On the locality renumbering when that fits beside the layers and counters
+// (12 bytes a node), else by the rounds as the ids lie.
+template <class Target>
+void layer_deep_graph(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
+                      LayeringParts* parts) {
+  if (renumbering_fits(g, std::uint64_t{g.n} * 12)) {
+    layer_renumbered(g, config, layers, scratch, parts);
+  } else {
+    layer(g, config, layers, scratch, InDegreeWidth::automatic, parts, false);
   }
 }
 
@@ -558,6 +564,8 @@ template void compute_layers(const CsrView&, const SolveConfig&, Layers&, InDegr
                              LayeringParts*);
 template void compute_layers(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&, InDegreeWidth,
                              LayeringParts*);
+template void layer_deep_graph(const CsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*);
+template void layer_deep_graph(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*);
 template bool compute_layers_unless_deep(const CsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*);
 template bool compute_layers_unless_deep(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&,
                                          LayeringParts*);

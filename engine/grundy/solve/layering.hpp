@@ -47,8 +47,8 @@ Layers compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config);
 /// The same into `layers`, reusing its arrays and the counters in `scratch`
 /// (batch workspaces); with `parts`, adds where the time went (a few clock
 /// reads: one pair for the count, one per wide round). With automatic
-/// counters, a deep graph (compute_layers_unless_deep) is layered on its
-/// locality renumbering, and its layers given back in its own ids.
+/// counters, a deep graph (compute_layers_unless_deep) goes on in
+/// layer_deep_graph.
 template <class Target>
 void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width = InDegreeWidth::automatic, LayeringParts* parts = nullptr);
@@ -60,6 +60,12 @@ void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, La
 template <class Target>
 bool compute_layers_unless_deep(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers,
                                 InDegreeScratch& scratch, LayeringParts* parts = nullptr);
+/// After compute_layers_unless_deep stopped: the layers of the deep graph,
+/// found on its locality renumbering and given back in its own ids (or, when
+/// the copy does not fit the memory budget, by the rounds as its ids lie).
+template <class Target>
+void layer_deep_graph(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers,
+                      InDegreeScratch& scratch, LayeringParts* parts = nullptr);
 /// The same with counters of its own.
 template <class Target>
 void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers,

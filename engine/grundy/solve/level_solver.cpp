@@ -358,14 +358,10 @@ void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch
     if (!compute_layers_unless_deep(g, config, layers, scratch.counters, parts)) {
       if (renumbering_fits(g, solve_memory_bytes(g.n, g.m, Algo::level, false)))
         return reordered_sg(g, config, scratch, sg, timer);
-      // No memory for a renumbered copy: the rounds as they are.
-      compute_layers(g, config, layers, scratch.counters, InDegreeWidth::automatic, parts);
+      // No room to solve a renumbered copy: layers for the graph as it lies.
+      layer_deep_graph(g, config, layers, scratch.counters, parts);
     }
-    if (timer) {
-      timer->layering_parts.count += tried.count;
-      timer->layering_parts.scans += tried.scans;
-      timer->layering_parts.rounds += tried.rounds;
-    }
+    if (timer) timer->layering_parts.add(tried);
     view = {layers.order.data(), layers.begin, {}};
   }
   if (timer) timer->start("mex");
