@@ -50,6 +50,14 @@ TEST(CsrFromPairs, TheCountingSortsRowsInEveryOrder) {
       for (unsigned threads : {1u, 2u}) expect_same_rows(n, pairs, threads, "shuffled");
     }
   }
+  // Rows longer than a block of edges (2^16): a row starts blocks before
+  // the one it ends in, and blocks hold nothing but the middle of one row.
+  for (const node_t n : {1u, 3u, 7u}) {
+    std::vector<node_t> pairs;
+    for (node_t s = 0; s < n; s += 2)  // every other row empty
+      for (std::size_t i = 0; i < 150000; ++i) pairs.insert(pairs.end(), {s, static_cast<node_t>((s + 1 + i) % n)});
+    for (unsigned threads : {1u, 2u, 4u}) expect_same_rows(n, pairs, threads, "rows past a block");
+  }
   expect_same_rows(5, {}, 2, "no edges");
   expect_same_rows(1, {0, 0}, 2, "one self-loop");
 }

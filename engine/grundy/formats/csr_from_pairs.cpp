@@ -36,10 +36,20 @@ bool grouped_rows(node_t n, std::span<const node_t> pairs, OwnedGame& out, const
   });
   if (!grouped.load()) return false;
   for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-    // The rows after the source before the block start in it.
-    std::size_t next_row = b == 0 ? 0 : std::size_t{pairs[2 * b - 2]} + 1;
-    for (std::size_t i = b; i < e; ++i)
-      for (const std::size_t s = pairs[2 * i]; next_row <= s; ++next_row) off[next_row] = i;
+    // The rows after the source before the block start in it; that source's
+    // own row belongs to an earlier block. Backwards, each edge writes its
+    // source's row start, so a row's first edge writes last: a store per
+    // edge, and a branch only where rows are empty (rare), instead of one
+    // on "new row?" per edge, mispredicted at every short row.
+    const std::size_t first_row = b == 0 ? 0 : std::size_t{pairs[2 * b - 2]} + 1;
+    std::size_t j = b;
+    while (j < e && pairs[2 * j] < first_row) ++j;
+    for (std::size_t i = e; i-- > j;) {
+      const std::size_t s = pairs[2 * i];
+      const std::size_t before = i == j ? first_row : std::size_t{pairs[2 * i - 2]} + 1;
+      off[s] = i;
+      for (std::size_t r = before; r < s; ++r) off[r] = i;  // empty rows
+    }
   });
   // The rows after the last source are empty, and end at m.
   for (std::size_t u = m == 0 ? 0 : std::size_t{pairs[2 * m - 2]} + 1; u <= n; ++u) off[u] = m;
