@@ -31,11 +31,13 @@ struct MexScratch {
 // runs (`runs`: mex_runs_down, no offset read per node), or, in a file
 // written before they were stored, found from the offsets node by node
 // (mex_identity_down). Both ways stay: deriving the runs of a file without
-// them lost on two threads (docs/TUNING.md#degree-runs).
+// them lost on two threads (docs/TUNING.md#degree-runs). Otherwise, a row
+// of at most kMasked successors that ends kMasked slots or more before
+// `masked_end` takes the masked body (0: none does).
 template <bool Identity, class Sg, class Target>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
-               bool prefetch) {
+               bool prefetch, std::size_t masked_end) {
   if constexpr (Identity) {
     if (runs.empty()) {
       mex_identity_down(off, targets, sg, mex, b, e);
@@ -54,7 +56,12 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
       }
       const node_t u = order[i];
       const edge_t first = off[u];
-      sg[u] = mex(targets + first, static_cast<std::size_t>(off[u + 1] - first), sg);
+      const auto d = static_cast<std::size_t>(off[u + 1] - first);
+      if (d <= kMasked && first + kMasked <= masked_end) {
+        sg[u] = mex_masked<kMasked>(targets + first, d, sg);
+      } else {
+        sg[u] = mex(targets + first, d, sg);
+      }
     }
   }
 }
@@ -148,6 +155,7 @@ class MexPass {
         // (docs/TUNING.md#mex-batches).
         batched_(g.n >= (Identity ? config.tuning.batch_layered_mex_from : config.tuning.batch_mex_from)),
         prefetch_(g.n >= Tuning::cached_nodes),
+        masked_end_(!prefetch_ && layers.count() * Tuning::masked_mex_min_width <= g.n ? g.m : 0),
         asked_(layers.count()) {}
 
   void run() {
@@ -230,7 +238,7 @@ class MexPass {
 
   // Positions [b, e), possibly across layers, deepest first.
   void run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
-    mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_);
+    mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_, masked_end_);
   }
 
   // Whether layer l gets a parallel loop; the common answers (wide, or far
@@ -287,6 +295,7 @@ class MexPass {
   PhaseTimer* const log_;
   const bool batched_;
   const bool prefetch_;             // past the cache: prefetch the rows of unbatched nodes
+  const edge_t masked_end_;         // rows may be read as kMasked slots up to here (0: never)
   std::size_t asked_, answer_ = 0;  // work(): the last layer asked, and its edges
   MexScratch<Sg> inline_mex_;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).

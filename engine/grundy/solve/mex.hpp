@@ -76,6 +76,17 @@ inline Sg mex_word(const Target* succ, std::size_t d, const Sg* sg) {
   return static_cast<Sg>(std::countr_one(seen));
 }
 
+/// The mex of d <= D successors, reading exactly D row slots (the caller
+/// guarantees they exist): the slots past d are masked out, so the body is
+/// the same for every degree and nothing is mispredicted when degrees vary.
+template <std::size_t D, class Sg, class Target>
+inline Sg mex_masked(const Target* succ, std::size_t d, const Sg* sg) {
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < D; ++i) seen |= mex_bit(sg[succ[i]]) & (std::uint64_t{0} - std::uint64_t{i < d});
+  return static_cast<Sg>(std::countr_one(seen));
+}
+inline constexpr std::size_t kMasked = 8;
+
 /// Nodes b..i-1 of a layered file (ids in order, rows side by side), taken
 /// from i-1 down for as long as their out-degree is D: returns where the run
 /// stopped. One unrolled body per run of equal degrees, where mex_word

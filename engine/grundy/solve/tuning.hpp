@@ -108,6 +108,12 @@ struct Tuning {
   /// of 64 or more cannot be their mex); the others a bitset. The batches'
   /// 1-byte degrees rely on it.
   static constexpr std::size_t word_mex_degrees = 64;
+  /// A graph in cache whose layers average this many nodes or more takes
+  /// the masked mex body (mex_masked) for nodes of up to kMasked successors:
+  /// there degrees vary node after node, and a deep graph's chained values
+  /// lose more to the extra slots than the table's calls cost
+  /// (docs/TUNING.md#masked-mex).
+  static constexpr std::size_t masked_mex_min_width = 16;
 };
 
 /// What the SG engine runs with: how its loops are cut, and its tuning.
