@@ -32,8 +32,8 @@ struct MexScratch {
 // written before they were stored, found from the offsets node by node
 // (mex_identity_down). Both ways stay: deriving the runs of a file without
 // them lost on two threads (docs/TUNING.md#degree-runs). Otherwise, a row
-// of at most kMasked successors that ends kMasked slots or more before
-// `masked_end` takes the masked body (0: none does).
+// of at most Tuning::masked_slots successors that ends that many slots or
+// more before `masked_end` takes the masked body (0: none does).
 template <bool Identity, class Sg, class Target>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
@@ -57,8 +57,8 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
       const node_t u = order[i];
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
-      if (d <= kMasked && first + kMasked <= masked_end) {
-        sg[u] = mex_masked<kMasked>(targets + first, d, sg);
+      if (d <= Tuning::masked_slots && first + Tuning::masked_slots <= masked_end) {
+        sg[u] = mex_masked<Tuning::masked_slots>(targets + first, d, sg);
       } else {
         sg[u] = mex(targets + first, d, sg);
       }
@@ -295,7 +295,7 @@ class MexPass {
   PhaseTimer* const log_;
   const bool batched_;
   const bool prefetch_;             // past the cache: prefetch the rows of unbatched nodes
-  const edge_t masked_end_;         // rows may be read as kMasked slots up to here (0: never)
+  const edge_t masked_end_;         // rows may be read as Tuning::masked_slots slots up to here (0: never)
   std::size_t asked_, answer_ = 0;  // work(): the last layer asked, and its edges
   MexScratch<Sg> inline_mex_;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).

@@ -85,7 +85,6 @@ inline Sg mex_masked(const Target* succ, std::size_t d, const Sg* sg) {
   for (std::size_t i = 0; i < D; ++i) seen |= mex_bit(sg[succ[i]]) & (std::uint64_t{0} - std::uint64_t{i < d});
   return static_cast<Sg>(std::countr_one(seen));
 }
-inline constexpr std::size_t kMasked = 8;
 
 /// Nodes b..i-1 of a layered file (ids in order, rows side by side), taken
 /// from i-1 down for as long as their out-degree is D: returns where the run

@@ -108,8 +108,11 @@ struct Tuning {
   /// of 64 or more cannot be their mex); the others a bitset. The batches'
   /// 1-byte degrees rely on it.
   static constexpr std::size_t word_mex_degrees = 64;
+  /// Rows of up to this many successors may be read as this many slots, the
+  /// ones past the degree masked (mex_masked, wide rounds in cache).
+  static constexpr std::size_t masked_slots = 8;
   /// A graph in cache whose layers average this many nodes or more takes
-  /// the masked mex body (mex_masked) for nodes of up to kMasked successors:
+  /// the masked mex body (mex_masked) for nodes of up to masked_slots successors:
   /// there degrees vary node after node, and a deep graph's chained values
   /// lose more to the extra slots than the table's calls cost
   /// (docs/TUNING.md#masked-mex).
