@@ -17,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace grundy {
@@ -66,11 +67,36 @@ struct HugePageAllocator {
 template <class T>
 using Array = std::vector<T, HugePageAllocator<T>>;
 
+/// std::allocator, except that growth default-initializes: a resize leaves
+/// new elements of a trivial type unwritten, instead of zeroing them in one
+/// pass on the calling thread before their writers (a parallel parse) run.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) {}
+  template <class U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 /// An array only ever walked in order (a text's parsed ids, written once
 /// and read once): on 4 KiB pages. Huge pages save such a walk no TLB
 /// misses, and a fault that asks for one can stall for hundreds of
-/// milliseconds on compaction (THP defrag "madvise").
+/// milliseconds on compaction (THP defrag "madvise"). Growth leaves it
+/// unwritten: every element is written before it is read (the parser reads
+/// back only the numbers it parsed).
 template <class T>
-using SequentialArray = std::vector<T>;
+using SequentialArray = std::vector<T, UninitializedAllocator<T>>;
 
 }  // namespace grundy
