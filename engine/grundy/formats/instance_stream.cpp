@@ -135,11 +135,17 @@ std::optional<Counted> count_instance(std::string_view text, std::size_t pos) {
 }
 
 // Calls visit(start) for each line starting in [begin, end) (begin a line
-// start) that holds exactly three tokens, 64 bytes a step: the frames of a
-// stream's instances are scanned this way for headers they swallowed, and
-// edge lines (two tokens) are passed over without being read.
+// start, or a line break) that holds exactly three tokens, 64 bytes a step:
+// the frames of a stream's instances are scanned this way for headers they
+// swallowed, and edge lines (two tokens) are passed over without being
+// read. With `need`, it stops in the block (or at the byte) where the
+// need-th token starts, and returns that token's start (end: fewer tokens):
+// a frame's body is skipped and searched for such lines in one pass; lines
+// ending later in that last block are visited too.
 template <class Visit>
-void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t end, Visit&& visit) {
+std::size_t for_lines_of_three(std::string_view text, std::size_t begin, std::size_t end, Visit&& visit,
+                               std::uint64_t need = UINT64_MAX) {
+  if (need == 0) return begin;
   std::size_t line = begin;
   std::uint64_t count = 0;
   bool in_token = false;
@@ -149,6 +155,16 @@ void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t en
     const std::uint64_t starts = bytes::run_starts(tokens, in_token);
     in_token = (tokens >> 63) != 0;
     std::uint64_t breaks = bytes::line_breaks(text.data() + i);
+    const unsigned block_tokens = bytes::popcount(starts);
+    const bool last_block = block_tokens >= need;
+    std::size_t found = end;
+    if (last_block) {
+      std::uint64_t s = starts;
+      for (std::uint64_t k = 1; k < need; ++k) s &= s - 1;  // the need-th start
+      found = i + static_cast<std::size_t>(std::countr_zero(s));
+    } else {
+      need -= block_tokens;
+    }
     // Whether a line of exactly three tokens ends in this block, for the
     // whole block at once: the first token after each break, the second
     // after that, the third, and a break right after it. The `count` tokens
@@ -166,6 +182,7 @@ void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t en
         line = i + last + 1;
         count = last == 63 ? 0 : bytes::popcount(starts >> (last + 1));
       }
+      if (last_block) return found;
       continue;
     }
     std::uint64_t done = 0;  // the bits of lines already counted
@@ -180,6 +197,7 @@ void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t en
       breaks &= breaks - 1;
     }
     count += bytes::popcount(starts & ~done);
+    if (last_block) return found;
   }
   for (; i < end; ++i) {
     const char c = text[i];
@@ -189,10 +207,13 @@ void for_lines_of_three(std::string_view text, std::size_t begin, std::size_t en
       count = 0;
       in_token = false;
     } else {
-      count += static_cast<std::uint64_t>(!is_space(c) && !in_token);
+      const bool starts = !is_space(c) && !in_token;
+      count += static_cast<std::uint64_t>(starts);
       in_token = !is_space(c);
+      if (starts && --need == 0) return i;
     }
   }
+  return end;
 }
 
 bool near(std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) <= StreamFramer::kSlack; }
@@ -247,12 +268,14 @@ auto StreamFramer::frame(std::size_t line) const -> Frame {
     t_reached_end = true;
     return f;
   }
-  const char* p = text_.data() + h.end;
-  if (skip_tokens(p, text_.data() + text_.size(), f.promised) > 0) {
+  // The body's numbers skipped, and its lines of three tokens noted on the way.
+  const std::size_t last_start = for_lines_of_three(
+      text_, h.end, text_.size(), [&](std::size_t x) { f.first_three = std::min(f.first_three, x); }, f.promised);
+  if (last_start == text_.size()) {
     t_reached_end = true;
     return f;
   }
-  f.end = static_cast<std::size_t>(p - text_.data());
+  f.end = f.promised == 0 ? h.end : text_tokens::token_end(text_, last_start);
   const std::size_t e = line_end(text_, f.end);
   f.clean = count_tokens(text_, f.end, e) == 0;
   f.next = content_line(text_, std::min(e + 1, text_.size()));
@@ -405,8 +428,9 @@ bool StreamFramer::swallows(std::size_t line, const Frame& f) const {
   while (last > body && !is_break(text_[last - 1])) --last;
   if (last <= line) return false;  // the body is on the header's line, or empty
   bool inside = false;
-  for_lines_of_three(text_, body, last,
-                     [&](std::size_t x) { inside = inside || (read_line(text_, x).header() && frames_clean(x)); });
+  if (f.first_three < last)  // a line of three in the body: is it a header that frames?
+    for_lines_of_three(text_, body, last,
+                       [&](std::size_t x) { inside = inside || (read_line(text_, x).header() && frames_clean(x)); });
   if (inside) return true;
   const LineTokens t = read_line(text_, last);
   return t.header() && !t.ids_within(f.n) && frames_clean(last);
