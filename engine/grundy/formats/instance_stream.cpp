@@ -138,14 +138,13 @@ std::optional<Counted> count_instance(std::string_view text, std::size_t pos) {
 // start, or a line break) that holds exactly three tokens, 64 bytes a step:
 // the frames of a stream's instances are scanned this way for headers they
 // swallowed, and edge lines (two tokens) are passed over without being
-// read. With `need`, it stops in the block (or at the byte) where the
-// need-th token starts, and returns that token's start (end: fewer tokens):
+// read. With `need` (1 or more), it stops in the block (or at the byte) where
+// the need-th token starts, and returns that token's start (end: fewer tokens):
 // a frame's body is skipped and searched for such lines in one pass; lines
 // ending later in that last block are visited too.
 template <class Visit>
 std::size_t for_lines_of_three(std::string_view text, std::size_t begin, std::size_t end, Visit&& visit,
                                std::uint64_t need = UINT64_MAX) {
-  if (need == 0) return begin;
   std::size_t line = begin;
   std::uint64_t count = 0;
   bool in_token = false;
@@ -268,14 +267,18 @@ auto StreamFramer::frame(std::size_t line) const -> Frame {
     t_reached_end = true;
     return f;
   }
-  // The body's numbers skipped, and its lines of three tokens noted on the way.
-  const std::size_t last_start = for_lines_of_three(
-      text_, h.end, text_.size(), [&](std::size_t x) { f.first_three = std::min(f.first_three, x); }, f.promised);
-  if (last_start == text_.size()) {
-    t_reached_end = true;
-    return f;
+  // The body's numbers skipped, and its lines of three tokens noted on the
+  // way; a header that promises none ends its instance.
+  f.end = h.end;
+  if (f.promised > 0) {
+    const std::size_t last_start = for_lines_of_three(
+        text_, h.end, text_.size(), [&](std::size_t x) { f.first_three = std::min(f.first_three, x); }, f.promised);
+    if (last_start == text_.size()) {
+      t_reached_end = true;
+      return f;
+    }
+    f.end = text_tokens::token_end(text_, last_start);
   }
-  f.end = f.promised == 0 ? h.end : text_tokens::token_end(text_, last_start);
   const std::size_t e = line_end(text_, f.end);
   f.clean = count_tokens(text_, f.end, e) == 0;
   f.next = content_line(text_, std::min(e + 1, text_.size()));

@@ -97,7 +97,8 @@ class StreamFramer {
     bool clean = false;    // the promised numbers are there, and the last ends its line
     std::size_t end = 0;   // after the last number
     std::size_t next = 0;  // the next line with a token (the text's size: none)
-    std::size_t first_three = SIZE_MAX;  // the first line after the header with exactly three tokens (SIZE_MAX: none before the end)
+    // The first line of three tokens after the header (SIZE_MAX: none).
+    std::size_t first_three = SIZE_MAX;
   };
   bool looks_line_laid() const;
   Frame frame(std::size_t line) const;

@@ -238,7 +238,8 @@ class MexPass {
 
   // Positions [b, e), possibly across layers, deepest first.
   void run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
-    mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_, masked_end_);
+    mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_,
+                        masked_end_);
   }
 
   // Whether layer l gets a parallel loop; the common answers (wide, or far

@@ -109,7 +109,7 @@ struct Tuning {
   /// 1-byte degrees rely on it.
   static constexpr std::size_t word_mex_degrees = 64;
   /// Rows of up to this many successors may be read as this many slots, the
-  /// ones past the degree masked (mex_masked, wide rounds in cache).
+  /// ones past the degree masked (mex_masked, in graphs that fit in cache).
   static constexpr std::size_t masked_slots = 8;
   /// A graph in cache whose layers average this many nodes or more takes
   /// the masked mex body (mex_masked) for nodes of up to masked_slots successors:
