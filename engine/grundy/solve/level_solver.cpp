@@ -177,7 +177,7 @@ class MexPass {
     span.arg("layers", phases_.size());
     if (log_ != nullptr) stamps_.assign(phases_.size() + 1, PhaseTimer::clock::now());
     for_phases(
-        pc_, phases_, [&](std::size_t b, std::size_t e) { run_part(thread_mex_->local(), b, e); },
+        pc_, phases_, [&](std::size_t b, std::size_t e) { run_part(thread_mex_->local(), b, e, false); },
         [&](std::size_t p) {
           if (log_ != nullptr) stamps_[p + 1] = PhaseTimer::clock::now();
         });
@@ -214,32 +214,35 @@ class MexPass {
   // too narrow to batch go to one mex_range, whose prefetches then reach
   // across them (docs/TUNING.md#narrow-layers).
   void run_inline(std::size_t first, std::size_t last) {
-    if (!batched_) return run_part(inline_mex_, layers_.begin[first], layers_.begin[last + 1]);
+    if (!batched_) return run_part(inline_mex_, layers_.begin[first], layers_.begin[last + 1], true);
     std::size_t end = layers_.begin[last + 1];  // positions [.., end) are left to do
     for (std::size_t l = last + 1; l-- > first;) {
       if (layers_.width(l) < Tuning::min_batch_width) continue;
-      run_unbatched(inline_mex_, layers_.begin[l + 1], end);
-      run_part(inline_mex_, layers_.begin[l], layers_.begin[l + 1]);
+      run_unbatched(inline_mex_, layers_.begin[l + 1], end, true);
+      run_part(inline_mex_, layers_.begin[l], layers_.begin[l + 1], true);
       end = layers_.begin[l];
     }
-    run_unbatched(inline_mex_, layers_.begin[first], end);
+    run_unbatched(inline_mex_, layers_.begin[first], end, true);
   }
 
-  // Positions [b, e): a part of one layer.
-  void run_part(MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+  // Positions [b, e): a part of one layer. `alone`: no other thread writes
+  // values meanwhile (an inline run), so the masked mex may read slots past
+  // a row, whose nodes may be in this very layer; a piece of a split layer
+  // must not (a data race, even with those values masked out).
+  void run_part(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
     trace::Span span("mex piece", "mex");
     span.merge_with_previous();
     if (batched_ && e - b >= Tuning::min_batch_width) {
       mex_batched<Identity>(layers_.order, g_.offsets, g_.targets, sg_, scratch, b, e);
     } else {
-      run_unbatched(scratch, b, e);
+      run_unbatched(scratch, b, e, alone);
     }
   }
 
   // Positions [b, e), possibly across layers, deepest first.
-  void run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+  void run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
     mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_,
-                        masked_end_);
+                        alone ? masked_end_ : 0);
   }
 
   // Whether layer l gets a parallel loop; the common answers (wide, or far
@@ -296,7 +299,7 @@ class MexPass {
   PhaseTimer* const log_;
   const bool batched_;
   const bool prefetch_;             // past the cache: prefetch the rows of unbatched nodes
-  const edge_t masked_end_;         // rows may be read as Tuning::masked_slots slots up to here (0: never)
+  const edge_t masked_end_;         // inline, rows may be read as Tuning::masked_slots slots up to here (0: never)
   std::size_t asked_, answer_ = 0;  // work(): the last layer asked, and its edges
   MexScratch<Sg> inline_mex_;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).
