@@ -2,7 +2,7 @@
 # The 10^9-edge claims (issue 25, target 6), measured on this machine:
 #   1. `grundy gen` writing a 10^9-edge .gcsr (10^8 nodes, uniform, random
 #      ids) on 2 threads: to the disk (build/cache/billion), and, where
-#      /dev/shm has room, to memory (tmpfs), where no writeback throttles it;
+#      /dev/shm has room, to memory (tmpfs), which has no writeback;
 #   2. `grundy solve -t 2` of the disk copy: wall time, phases
 #      (--stats-json) and peak memory (/usr/bin/time), against the bound
 #      "the file's mapping plus 8 bytes a node".
@@ -81,10 +81,9 @@ lines = ["# 10^9 edges: generating and solving", "",
 for where, v in gen.items():
     lines.append(f"| {'the disk (ext4)' if where == 'disk' else 'memory (/dev/shm, tmpfs)'} | {statistics.median(v):.2f} s | "
                  f"{m / statistics.median(v) / 1e6:.0f} M | {', '.join(f'{x:.2f}' for x in v)} |")
-lines += ["", f"The disk rows include the kernel's writeback: the file is larger than the dirty-page limit "
-          f"(vm.dirty_ratio {dirty}% of the memory that can hold dirty pages), so the writer waits on the disk once "
-          "that fills, and a run may also wait for the previous file's pages to be reclaimed; tmpfs has no "
-          "writeback. The first run of each kind is the slowest (it started right after other work); a median of three is not moved by it.", "",
+lines += ["", f"The file is larger than the kernel's dirty-page limit (vm.dirty_ratio {dirty}%), so the disk rows "
+          "include its writeback to the disk; tmpfs has none. The first run of each kind was the slowest; a median "
+          "of three is not moved by it.", "",
           "## `grundy solve --threads 2` of the disk copy", "",
           "| | median | runs |", "| --- | ---: | --- |",
           f"| whole process | {wall:.2f} s | {', '.join(f'{s:.2f}' for s, _ in solves)} |"]
