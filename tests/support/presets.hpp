@@ -11,10 +11,11 @@
 namespace grundy::test_support {
 
 /// Every loop of `min_parallel` iterations or more parallel, in tasks of
-/// `grain`; rounds split and mex values batched on graphs of any size.
+/// `grain`; rounds split and mex values batched on graphs of any size, and
+/// one thread layering them too (no depth-first path).
 inline SolveConfig eager(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
   return {{.threads = threads, .min_parallel = min_parallel, .grain = grain},
-          {.split_rounds_from = 0, .batch_mex_from = 0, .batch_layered_mex_from = 0}};
+          {.split_rounds_from = 0, .batch_mex_from = 0, .batch_layered_mex_from = 0, .depth_first_below = 0}};
 }
 
 /// Like eager, and deep graphs of any size renumbered in a locality order:
@@ -30,7 +31,17 @@ inline SolveConfig deep(unsigned threads) {
 
 /// Like eager, but the mex pass left as it is (batches only where they pay).
 inline SolveConfig eager_loops(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
-  return {{.threads = threads, .min_parallel = min_parallel, .grain = grain}, {.split_rounds_from = 0}};
+  return {{.threads = threads, .min_parallel = min_parallel, .grain = grain},
+          {.split_rounds_from = 0, .depth_first_below = 0}};
+}
+
+/// One thread, every graph layered (no depth-first path): what a graph too
+/// big for the depth-first path takes.
+inline SolveConfig layered_one_thread() { return {{.threads = 1}, {.depth_first_below = 0}}; }
+
+/// One thread, every graph by the depth-first path.
+inline SolveConfig depth_first_one_thread() {
+  return {{.threads = 1}, {.depth_first_below = SIZE_MAX, .depth_first_from_edges = 0}};
 }
 
 /// Loops only from `min_parallel` iterations, in tasks of `grain`; graph-size

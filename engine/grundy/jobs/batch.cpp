@@ -47,8 +47,9 @@ void solve_dag(const GameInput& in, InstanceResult& r, Workspace& ws, const Batc
   const StoredLayers& stored = in.layers;
   const CsrView& g = view.graph;
   if (o.algo == Algo::level || o.algo == Algo::automatic) {
+    ws.level.wants_depth = true;
     naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
-    r.depth = stored.empty() ? ws.level.layers.count() : stored.begin.size() - 1;
+    r.depth = ws.level.depth;
   } else {
     ws.sg = naming_cycles(r.name, [&] { return solve_sg(g, o.algo, pc, nullptr, stored); });
     r.depth = stored.empty() ? compute_layers(g, pc).count() : stored.begin.size() - 1;
@@ -124,11 +125,11 @@ void solve_item(const Item& item, InstanceResult& r, Workspace& ws, const BatchO
     // A stream's instance is parsed from its own start, naming its line.
     const std::string_view bytes = item.file->bytes.substr(0, item.span.end);
     const bool loopy = o.loopy != LoopyMode::off;
-    const GameInput in =
-        load_game(bytes, {path, pc.threads, nullptr, item.span.begin, item.line, loopy}, pc, ws.load);
+    const GameInput in = load_game(bytes, {path, pc.threads, nullptr, item.span.begin, item.line, loopy}, pc, ws.load);
     const GameView& view = in.view;
     const CsrView& g = view.graph;
-    require_memory(planned_solve_bytes(g, o.algo, loopy, o.verify), r.name, std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
+    require_memory(planned_solve_bytes(g, o.algo, loopy, o.verify), r.name,
+                   std::to_string(g.n) + " nodes and " + std::to_string(g.m) + " edges");
     r.n = g.n;
     span.arg("n", g.n);
     span.arg("m", g.m);

@@ -360,6 +360,12 @@ SgValues level_sg(const BasicCsr<Target>& g, const SolveConfig& config, PhaseTim
 template <class Target>
 void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
               PhaseTimer* timer, const StoredLayers& stored) {
+  if (stored.empty() && takes_depth_first(g.n, g.m, config)) {
+    if (timer) timer->start("dfs + mex");
+    depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr);
+    if (timer) timer->stop();
+    return;
+  }
   Layers& layers = scratch.layers;
   LayerView view{nullptr, stored.begin, stored.degree_runs};
   if (stored.empty()) {
@@ -377,6 +383,7 @@ void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch
     if (timer) timer->layering_parts.add(tried);
     view = {layers.order.data(), layers.begin, {}};
   }
+  scratch.depth = view.count();
   if (timer) timer->start("mex");
   sg.reset(g.n, g.m);
   level_mex(g, view, config, sg, timer != nullptr && timer->log_layers ? timer : nullptr);

@@ -10,6 +10,7 @@
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/core/phase_timer.hpp"
 #include "grundy/core/sg_values.hpp"
+#include "grundy/solve/depth_first.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/solve/tuning.hpp"
 
@@ -41,15 +42,22 @@ template <class Target>
 SgValues level_sg(const BasicCsr<Target>& graph, const SolveConfig& config, PhaseTimer* timer = nullptr,
                   const StoredLayers& stored = {});
 
-/// The layers and counters of a level solve, kept by a caller that solves
-/// graph after graph (a batch workspace), so that each solve allocates
-/// nothing once they have grown.
+/// The layers, counters and stack of a level solve, kept by a caller that
+/// solves graph after graph (a batch workspace), so that each solve
+/// allocates nothing once they have grown.
 struct LevelScratch {
   Layers layers;
   InDegreeScratch counters;
+  DepthFirstScratch depth_first;
+  /// Whether level_sg is to set `depth`, the graph's number of layers: the
+  /// layered paths always do, the depth-first path only when asked.
+  bool wants_depth = false;
+  std::size_t depth = 0;
 };
 
-/// The same into `sg`, with `scratch` reused.
+/// The same into `sg`, with `scratch` reused. On one thread a graph in
+/// cache takes the depth-first path instead (takes_depth_first), recorded
+/// as the phase "dfs + mex".
 template <class Target>
 void level_sg(const BasicCsr<Target>& graph, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
               PhaseTimer* timer = nullptr, const StoredLayers& stored = {});

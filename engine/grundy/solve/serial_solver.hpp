@@ -15,7 +15,7 @@
 namespace grundy {
 
 /// SG value of every node. Throws CycleError if the graph is not a DAG.
-/// With a timer, records the phases "topological order" and "mex".
+/// With a timer, records its one phase, "dfs + mex".
 template <class Target>
 SgValues serial_sg(const BasicCsr<Target>& graph, PhaseTimer* timer = nullptr);
 

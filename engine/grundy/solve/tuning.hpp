@@ -33,6 +33,15 @@ struct Tuning {
   /// until about 3*10^6 nodes (docs/TUNING.md#mex-batches).
   std::size_t batch_layered_mex_from = std::size_t{1} << 22;
 
+  /// One thread solves graphs below depth_first_below nodes, with at least
+  /// depth_first_from_edges edges, by one depth-first pass (depth_first.hpp)
+  /// instead of layering and a mex pass: one pass over the edges beats
+  /// three while the per-node arrays stay near the core; on smaller graphs
+  /// those passes cost less than the walk's mispredicted branches
+  /// (docs/TUNING.md#depth-first-path).
+  std::size_t depth_first_below = std::size_t{1} << 18;
+  std::size_t depth_first_from_edges = std::size_t{1} << 17;
+
   /// Graphs of this many nodes on are renumbered in a locality order when
   /// their Kahn rounds turn out deep: below, the arrays a round misses on
   /// stay in cache (docs/TUNING.md#deep-graphs).
@@ -87,6 +96,11 @@ struct Tuning {
   /// Kahn rounds prefetch a node's offsets this many nodes ahead, and its
   /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
   static constexpr std::size_t layering_prefetch_offsets = 64, layering_prefetch_row = 32;
+
+  /// The depth-first pass, past the cache, prefetches the offsets of this
+  /// many of a node's first successors as it enters it
+  /// (docs/TUNING.md#depth-first-path).
+  static constexpr std::size_t depth_first_prefetch = 16;
 
   /// The unbatched mex over random ids: the same two distances
   /// (docs/TUNING.md#prefetch-distances).

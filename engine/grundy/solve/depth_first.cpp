@@ -1,0 +1,121 @@
+#include "grundy/solve/depth_first.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/trace.hpp"
+
+namespace grundy {
+namespace {
+
+// Whether no SG value of an m-edge graph reaches `limit`: a node of value g
+// has successors of every value below it, so g(g+1)/2 edges.
+constexpr bool values_stay_below(edge_t m, edge_t limit) { return m < limit * (limit + 1) / 2; }
+
+// The walk for one width of values. Each edge's value is read once: a
+// frame gathers the bits (and heights) of its solved successors as it scans
+// them, and a successor entered from it adds its own when it leaves the
+// stack, so a node's mex is ready when it leaves; only a node whose
+// successors hold every value below 64 reads its row again (BitsetMex).
+// Past the cache (Prefetch), entering a node asks for the offsets of its
+// first successors, which the walk enters next, so that their misses
+// overlap (docs/TUNING.md#depth-first-path).
+template <bool Heights, bool Prefetch, class Sg, class Target>
+std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict sg) {
+  constexpr Sg kUnvisited = std::numeric_limits<Sg>::max(), kOnPath = kUnvisited - 1;
+  const edge_t* __restrict off = g.offsets;
+  const Target* __restrict targets = g.targets;
+  node_t* __restrict heights = s.heights.data();
+  std::fill_n(sg, g.n, kUnvisited);
+  std::vector<DepthFirstScratch::Frame>& path = s.path;
+  path.clear();
+  std::size_t depth = 0;
+  const auto enter = [&](node_t v) {
+    sg[v] = kOnPath;
+    const edge_t first = off[v];
+    path.push_back({v, 0, first, 0});
+    if constexpr (Prefetch) {
+      const edge_t ahead = std::min<edge_t>(off[v + 1], first + Tuning::depth_first_prefetch);
+      for (edge_t k = first; k < ahead; ++k) __builtin_prefetch(off + targets[k]);
+    }
+  };
+  for (node_t root = 0; root < g.n; ++root) {
+    if (sg[root] != kUnvisited) continue;
+    enter(root);
+    while (!path.empty()) {
+      DepthFirstScratch::Frame& f = path.back();
+      const edge_t end = off[f.node + 1];
+      std::uint64_t seen = f.seen;
+      node_t below = f.below;
+      edge_t k = f.next;
+      for (; k < end; ++k) {  // successors solved already
+        const auto v = static_cast<node_t>(targets[k]);
+        const Sg x = sg[v];
+        if (x >= kOnPath) break;
+        seen |= mex_bit(x);
+        if constexpr (Heights) below = std::max(below, heights[v]);
+      }
+      if (k < end) {
+        const auto v = static_cast<node_t>(targets[k]);
+        f = {f.node, below, k + 1, seen};
+        if (sg[v] == kOnPath) {
+          // The path from v's frame up, then v again.
+          auto at = std::find_if(path.begin(), path.end(), [v](const auto& p) { return p.node == v; });
+          std::vector<node_t> cycle;
+          for (; at != path.end(); ++at) cycle.push_back(at->node);
+          cycle.push_back(v);
+          throw CycleError(std::move(cycle));
+        }
+        enter(v);
+        continue;
+      }
+      const node_t u = f.node;
+      path.pop_back();
+      auto x = static_cast<Sg>(std::countr_one(seen));
+      if (x == 64) x = s.mex(targets + off[u], static_cast<std::size_t>(end - off[u]), sg);
+      sg[u] = x;
+      if constexpr (Heights) {
+        heights[u] = below + 1;
+        depth = std::max<std::size_t>(depth, below + 1);
+      }
+      if (!path.empty()) {  // u's parent, whose scan passed it
+        DepthFirstScratch::Frame& parent = path.back();
+        parent.seen |= mex_bit(x);
+        if constexpr (Heights) parent.below = std::max(parent.below, below + 1);
+      }
+    }
+  }
+  return depth;
+}
+
+}  // namespace
+
+bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
+  return config.loops.threads == 1 && n < config.tuning.depth_first_below &&
+         m >= config.tuning.depth_first_from_edges &&
+         values_stay_below(m, std::numeric_limits<std::uint16_t>::max() - 1);
+}
+
+template <class Target>
+void depth_first_sg(const BasicCsr<Target>& g, DepthFirstScratch& scratch, SgValues& sg, std::size_t* depth) {
+  if (!values_stay_below(g.m, std::numeric_limits<std::uint16_t>::max() - 1))
+    throw std::logic_error("depth_first_sg: values could reach the walk's sentinels");
+  trace::Span span("depth-first pass", "dfs + mex");
+  sg.reset(g.n, g.m);
+  if (depth != nullptr) scratch.heights.resize(g.n);
+  const bool prefetch = g.n >= Tuning::cached_nodes;
+  sg.visit([&]<class Sg>(std::span<Sg> values) {
+    if (depth != nullptr) {
+      *depth = prefetch ? walk<true, true>(g, scratch, values.data()) : walk<true, false>(g, scratch, values.data());
+    } else {
+      prefetch ? walk<false, true>(g, scratch, values.data()) : walk<false, false>(g, scratch, values.data());
+    }
+  });
+}
+
+template void depth_first_sg(const CsrView&, DepthFirstScratch&, SgValues&, std::size_t*);
+template void depth_first_sg(const WideCsrView&, DepthFirstScratch&, SgValues&, std::size_t*);
+
+}  // namespace grundy

@@ -1,0 +1,50 @@
+// The level engine's path on one thread for a graph of up to a few 10^5
+// nodes: one depth-first pass that takes each node's mex as it leaves the
+// stack.
+//
+// Layering and the mex pass read every edge three times (in-degree count,
+// rounds, mex), which pays where their passes keep misses in flight; where
+// the per-node arrays stay near the core a single walk does the same work
+// in one pass (docs/TUNING.md#depth-first-path). The values array doubles as the
+// walk's state, with two sentinels above every value the graph can hold.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "grundy/core/csr_graph.hpp"
+#include "grundy/core/sg_values.hpp"
+#include "grundy/solve/mex.hpp"
+#include "grundy/solve/tuning.hpp"
+
+namespace grundy {
+
+/// The walk's stack and buffers, kept by a caller that solves graph after
+/// graph (a batch workspace).
+struct DepthFirstScratch {
+  struct Frame {
+    node_t node;
+    node_t below;        // the most nodes on a path from a solved successor
+    edge_t next;         // the next edge of `node` to follow
+    std::uint64_t seen;  // bit x: a solved successor has value x (below 64)
+  };
+  std::vector<Frame> path;
+  std::vector<node_t> heights;  // nodes on the longest path from each node, with the depth asked for
+  BitsetMex mex;
+};
+
+/// Whether the level engine solves this graph by the depth-first pass: one
+/// thread, fewer than config.tuning.depth_first_below nodes, at least
+/// depth_first_from_edges edges, and no value that could reach the walk's
+/// sentinels.
+bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
+
+/// Fills `sg` (reset to n values); with `depth`, also sets *depth to the
+/// number of Kahn layers (the nodes on a longest path). Throws CycleError,
+/// naming a cycle in the graph's ids, if the graph is not a DAG.
+template <class Target>
+void depth_first_sg(const BasicCsr<Target>& graph, DepthFirstScratch& scratch, SgValues& sg,
+                    std::size_t* depth = nullptr);
+
+}  // namespace grundy

@@ -1,0 +1,161 @@
+// The level engine's depth-first path (one thread, a graph in cache)
+// against the reference solver, the game search and the layering's depth,
+// and where level_sg takes it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "brute_force.hpp"
+#include "presets.hpp"
+#include "grundy/core/cycle.hpp"
+#include "grundy/core/game.hpp"
+#include "grundy/gen/generator.hpp"
+#include "grundy/solve/depth_first.hpp"
+#include "grundy/solve/layering.hpp"
+#include "grundy/solve/level_solver.hpp"
+#include "grundy/solve/serial_solver.hpp"
+#include "test_graphs.hpp"
+
+namespace grundy {
+namespace {
+
+using test_support::BruteForce;
+using test_support::expect_valid_cycle;
+using test_support::Widened;
+
+// Every shape, with degrees past 64 (the bitset mex) and values past 64
+// (tournaments: a frame's word is full, so the row is read again).
+std::vector<GenSpec> corpus() {
+  std::vector<GenSpec> specs;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    specs.push_back({Shape::uniform, 40 + seed * 97, 100 + seed * 900, 3, seed});
+    specs.push_back({Shape::chain, 30 + seed * 80, 60 + seed * 200, 3, seed});
+    specs.push_back({Shape::powerlaw, 100 + seed * 60, seed * 2000, 3, seed});
+    specs.push_back({Shape::kron, std::uint64_t{64} << (seed % 4), seed * 1500, 3, seed});
+    specs.push_back({Shape::layered, 200 + seed * 30, seed * 1000, 3, seed, 2 + seed % 7});
+  }
+  specs.push_back({Shape::uniform, 3000, 400000, 9, 77});  // degrees past 64
+  specs.push_back({Shape::tournament, 300, 0, 4, 5});      // values 0..299
+  specs.push_back({Shape::tournament, 65, 0, 4, 6});       // one value of exactly 64
+  specs.push_back({Shape::chain, 200000, 0, 1, 6});        // a path 200000 frames deep
+  return specs;
+}
+
+TEST(DepthFirst, AgreesWithTheReferenceAndTheLayeringsDepth) {
+  DepthFirstScratch scratch;  // reused from graph to graph, as a batch does
+  for (const GenSpec& spec : corpus()) {
+    const OwnedGame g = generate(spec);
+    SCOPED_TRACE(std::string(shape_name(spec.shape)) + " seed " + std::to_string(spec.seed));
+    const auto want = serial_sg(g.graph()).to_vector();
+    const std::size_t layers = compute_layers(g.graph(), {1}).count();
+    SgValues sg;
+    std::size_t depth = 0;
+    depth_first_sg(g.graph(), scratch, sg, &depth);
+    ASSERT_EQ(sg.to_vector(), want);
+    EXPECT_EQ(depth, layers);
+    depth_first_sg(g.graph(), scratch, sg);  // no depth asked: the walk without heights
+    ASSERT_EQ(sg.to_vector(), want);
+    const Widened wide(g.graph());
+    depth_first_sg(wide.graph, scratch, sg, &depth);
+    ASSERT_EQ(sg.to_vector(), want) << "64-bit ids";
+    EXPECT_EQ(depth, layers);
+  }
+}
+
+// Tiny random DAGs, duplicate edges included, against the game search,
+// which knows only the rules.
+TEST(DepthFirst, MatchesBruteForceOnTinyDags) {
+  DepthFirstScratch scratch;
+  for (std::uint64_t seed = 1; seed <= 1500; ++seed) {
+    GenSpec spec;
+    spec.nodes = 1 + seed % 7;
+    spec.edges = spec.nodes < 2 ? 0 : mix(seed, 11, 0) % 14;
+    spec.seed = seed;
+    const OwnedGame g = generate(spec);
+    SgValues sg;
+    depth_first_sg(g.graph(), scratch, sg);
+    BruteForce brute(g.graph());
+    for (node_t u = 0; u < g.n; ++u)
+      for (node_t v = u; v < g.n; ++v)
+        ASSERT_EQ(brute.first_player_wins({u, v}), sg[u] != sg[v]) << "seed " << seed << " nodes " << u << ", " << v;
+  }
+}
+
+TEST(DepthFirst, EmptyGraphHasNoLayers) {
+  OwnedGame g;
+  build_csr(0, {}, g);
+  DepthFirstScratch scratch;
+  SgValues sg;
+  std::size_t depth = 7;
+  depth_first_sg(g.graph(), scratch, sg, &depth);
+  EXPECT_EQ(sg.size(), 0u);
+  EXPECT_EQ(depth, 0u);
+}
+
+TEST(DepthFirst, ReportsAValidCycle) {
+  // A DAG with one back edge planted deep inside it, and a self-loop.
+  OwnedGame dag = generate({Shape::chain, 500, 2000, 0, 3});
+  std::vector<node_t> pairs;
+  for (node_t u = 0; u < dag.n; ++u)
+    for (node_t v : dag.graph().successors(u)) pairs.insert(pairs.end(), {u, v});
+  const node_t a = pairs[2 * 100], b = pairs[2 * 300 + 1];
+  for (const std::vector<node_t>& extra : {std::vector<node_t>{b, a}, std::vector<node_t>{a, a}}) {
+    std::vector<node_t> with = pairs;
+    with.insert(with.end(), extra.begin(), extra.end());
+    OwnedGame g;
+    build_csr(dag.n, with, g);
+    DepthFirstScratch scratch;
+    SgValues sg;
+    try {
+      depth_first_sg(g.graph(), scratch, sg);
+      ADD_FAILURE() << "no cycle reported";
+    } catch (const CycleError& e) {
+      expect_valid_cycle(g, e.nodes());
+    }
+  }
+}
+
+// level_sg takes the path on one thread, below Tuning::depth_first_below
+// nodes and from depth_first_from_edges edges, and nowhere else; both ways
+// give the same values and depth.
+TEST(DepthFirst, LevelTakesItOnOneThreadBelowTheBar) {
+  const OwnedGame g = generate({Shape::uniform, 5000, 40000, 3, 21});
+  const auto want = serial_sg(g.graph()).to_vector();
+  const auto phases_of = [&](const SolveConfig& config, std::size_t* depth) {
+    PhaseTimer timer;
+    LevelScratch scratch;
+    scratch.wants_depth = true;
+    SgValues sg;
+    level_sg(g.graph(), config, scratch, sg, &timer);
+    EXPECT_EQ(sg.to_vector(), want);
+    *depth = scratch.depth;
+    std::string names;
+    for (const auto& p : timer.phases()) names += p.name + ";";
+    return names;
+  };
+  std::size_t dfs_depth = 0, layered_depth = 0, other = 0;
+  EXPECT_EQ(phases_of(test_support::depth_first_one_thread(), &dfs_depth), "dfs + mex;");
+  EXPECT_EQ(phases_of({1}, &other), "layering;mex;");  // 40000 edges: too few to take it
+  EXPECT_EQ(phases_of(test_support::layered_one_thread(), &layered_depth), "layering;mex;");
+  EXPECT_EQ(dfs_depth, layered_depth);
+  EXPECT_EQ(dfs_depth, compute_layers(g.graph(), {1}).count());
+  SolveConfig small_bar = test_support::depth_first_one_thread();
+  small_bar.tuning.depth_first_below = g.n;  // n is not below n
+  EXPECT_EQ(phases_of(small_bar, &other), "layering;mex;");
+  SolveConfig two = test_support::depth_first_one_thread();
+  two.loops.threads = 2;
+  EXPECT_EQ(phases_of(two, &other), "layering;mex;");
+  const Tuning t;
+  const auto below = static_cast<node_t>(t.depth_first_below);
+  const auto edges = static_cast<edge_t>(t.depth_first_from_edges);
+  EXPECT_TRUE(takes_depth_first(below - 1, edges, {1}));
+  EXPECT_FALSE(takes_depth_first(below - 1, edges - 1, {1}));
+  EXPECT_FALSE(takes_depth_first(below, edges, {1}));
+  EXPECT_FALSE(takes_depth_first(below - 1, edges, {2}));
+  // Values that could reach the 16-bit sentinels (65534 needs 65534*65535/2 edges).
+  EXPECT_FALSE(takes_depth_first(1000, edge_t{65534} * 65535 / 2, {1}));
+  EXPECT_TRUE(takes_depth_first(1000, edge_t{65534} * 65535 / 2 - 1, {1}));
+}
+
+}  // namespace
+}  // namespace grundy
