@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -18,11 +19,12 @@ namespace grundy::cli {
 class PhaseProgress {
  public:
   /// Starts drawing when `input_bytes` is at least `from_bytes` (a small
-  /// input is done before a line would help).
+  /// input is done before a line would help) and the line is shown at all:
+  /// no thread runs for a log, a pipe or -q.
   PhaseProgress(const char* what, std::uint64_t input_bytes, PhaseTimer& timer,
                 std::uint64_t from_bytes = std::uint64_t{64} << 20)
       : line_(what), what_(what), input_(size_text(input_bytes)) {
-    if (input_bytes < from_bytes) return;
+    if (input_bytes < from_bytes || !line_.enabled()) return;
     timer_ = &timer;
     timer.on_start = [this](const std::string& phase) {
       const std::lock_guard lock(mutex_);
@@ -38,7 +40,9 @@ class PhaseProgress {
         char elapsed[32];
         std::snprintf(elapsed, sizeof elapsed, "%.1f s", line_.seconds());
         line_.show(what_ + " · " + input_ + " · " + phase + " · " + elapsed);
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        // Woken at once by finish(): the run's end never waits for a tick.
+        std::unique_lock lock(mutex_);
+        stopped_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_.load(); });
       }
     });
   }
@@ -51,7 +55,11 @@ class PhaseProgress {
 
   /// Stops drawing and clears the line (before anything else goes to stderr).
   void finish() {
-    stop_ = true;
+    {
+      const std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    stopped_.notify_all();
     if (ticker_.joinable()) ticker_.join();
     line_.finish();
   }
@@ -63,6 +71,7 @@ class PhaseProgress {
   std::mutex mutex_;
   std::string phase_ = "starting";
   std::atomic<bool> stop_{false};
+  std::condition_variable stopped_;
   std::thread ticker_;
 };
 

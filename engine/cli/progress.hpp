@@ -60,6 +60,9 @@ class Progress {
   explicit Progress(std::string what) : what_(std::move(what)), enabled_(::isatty(STDERR_FILENO) == 1 && !quiet()) {}
   ~Progress() { finish(); }
 
+  /// Whether the line is drawn at all (stderr a terminal, no -q).
+  bool enabled() const { return enabled_; }
+
   /// "batch 36% · 7,312 instances · 0 errors · 137 MB/s · ETA 0:05": the
   /// share `done` of `total` (both in the rate's unit), the caller's parts,
   /// the rate and the ETA; for total 0 (a stream's, not known) the parts and
