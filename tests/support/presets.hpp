@@ -12,7 +12,7 @@ namespace grundy::test_support {
 
 /// Every loop of `min_parallel` iterations or more parallel, in tasks of
 /// `grain`; rounds split and mex values batched on graphs of any size, and
-/// one thread layering them too (no depth-first path).
+/// one or two threads layering them too (no depth-first path).
 inline SolveConfig eager(unsigned threads, std::size_t min_parallel = 8, std::size_t grain = 4) {
   return {{.threads = threads, .min_parallel = min_parallel, .grain = grain},
           {.split_rounds_from = 0, .batch_mex_from = 0, .batch_layered_mex_from = 0, .depth_first_below = 0}};

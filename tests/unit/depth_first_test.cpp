@@ -1,4 +1,4 @@
-// The level engine's depth-first path (one thread, a graph in cache)
+// The level engine's depth-first path (up to two threads, below 2^18 nodes)
 // against the reference solver, the game search and the layering's depth,
 // and where level_sg takes it.
 #include <gtest/gtest.h>
@@ -7,6 +7,7 @@
 
 #include "brute_force.hpp"
 #include "presets.hpp"
+#include "grundy/primitives/arena.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/game.hpp"
 #include "grundy/gen/generator.hpp"
@@ -115,10 +116,10 @@ TEST(DepthFirst, ReportsAValidCycle) {
   }
 }
 
-// level_sg takes the path on one thread, below Tuning::depth_first_below
-// nodes and from depth_first_from_edges edges, and nowhere else; both ways
-// give the same values and depth.
-TEST(DepthFirst, LevelTakesItOnOneThreadBelowTheBar) {
+// level_sg takes the path on up to Tuning::depth_first_max_threads threads,
+// below Tuning::depth_first_below nodes and from depth_first_from_edges
+// edges, and nowhere else; both ways give the same values and depth.
+TEST(DepthFirst, LevelTakesItBelowTheBar) {
   const OwnedGame g = generate({Shape::uniform, 5000, 40000, 3, 21});
   const auto want = serial_sg(g.graph()).to_vector();
   const auto phases_of = [&](const SolveConfig& config, std::size_t* depth) {
@@ -126,7 +127,7 @@ TEST(DepthFirst, LevelTakesItOnOneThreadBelowTheBar) {
     LevelScratch scratch;
     scratch.wants_depth = true;
     SgValues sg;
-    level_sg(g.graph(), config, scratch, sg, &timer);
+    in_arena(config.loops.threads, [&] { level_sg(g.graph(), config, scratch, sg, &timer); });
     EXPECT_EQ(sg.to_vector(), want);
     *depth = scratch.depth;
     std::string names;
@@ -142,16 +143,17 @@ TEST(DepthFirst, LevelTakesItOnOneThreadBelowTheBar) {
   SolveConfig small_bar = test_support::depth_first_one_thread();
   small_bar.tuning.depth_first_below = g.n;  // n is not below n
   EXPECT_EQ(phases_of(small_bar, &other), "layering;mex;");
-  SolveConfig two = test_support::depth_first_one_thread();
-  two.loops.threads = 2;
-  EXPECT_EQ(phases_of(two, &other), "layering;mex;");
+  SolveConfig more = test_support::depth_first_one_thread();
+  more.loops.threads = Tuning::depth_first_max_threads + 1;
+  EXPECT_EQ(phases_of(more, &other), "layering;mex;");
   const Tuning t;
   const auto below = static_cast<node_t>(t.depth_first_below);
   const auto edges = static_cast<edge_t>(t.depth_first_from_edges);
   EXPECT_TRUE(takes_depth_first(below - 1, edges, {1}));
   EXPECT_FALSE(takes_depth_first(below - 1, edges - 1, {1}));
   EXPECT_FALSE(takes_depth_first(below, edges, {1}));
-  EXPECT_FALSE(takes_depth_first(below - 1, edges, {2}));
+  EXPECT_TRUE(takes_depth_first(below - 1, edges, {Tuning::depth_first_max_threads}));
+  EXPECT_FALSE(takes_depth_first(below - 1, edges, {Tuning::depth_first_max_threads + 1}));
   // Values that could reach the 16-bit sentinels (65534 needs 65534*65535/2 edges).
   EXPECT_FALSE(takes_depth_first(1000, edge_t{65534} * 65535 / 2, {1}));
   EXPECT_TRUE(takes_depth_first(1000, edge_t{65534} * 65535 / 2 - 1, {1}));

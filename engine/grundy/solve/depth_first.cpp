@@ -93,7 +93,7 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
 }  // namespace
 
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
-  return config.loops.threads == 1 && n < config.tuning.depth_first_below &&
+  return config.loops.threads <= Tuning::depth_first_max_threads && n < config.tuning.depth_first_below &&
          m >= config.tuning.depth_first_from_edges &&
          values_stay_below(m, std::numeric_limits<std::uint16_t>::max() - 1);
 }

@@ -1,5 +1,5 @@
-// The level engine's path on one thread for a graph of up to a few 10^5
-// nodes: one depth-first pass that takes each node's mex as it leaves the
+// The level engine's path on one or two threads for a graph of up to a few
+// 10^5 nodes: one depth-first pass that takes each node's mex as it leaves the
 // stack.
 //
 // Layering and the mex pass read every edge three times (in-degree count,
@@ -34,8 +34,8 @@ struct DepthFirstScratch {
   BitsetMex mex;
 };
 
-/// Whether the level engine solves this graph by the depth-first pass: one
-/// thread, fewer than config.tuning.depth_first_below nodes, at least
+/// Whether the level engine solves this graph by the depth-first pass: at
+/// most Tuning::depth_first_max_threads threads, fewer than config.tuning.depth_first_below nodes, at least
 /// depth_first_from_edges edges, and no value that could reach the walk's
 /// sentinels.
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);

@@ -55,9 +55,9 @@ struct LevelScratch {
   std::size_t depth = 0;
 };
 
-/// The same into `sg`, with `scratch` reused. On one thread a graph in
-/// cache takes the depth-first path instead (takes_depth_first), recorded
-/// as the phase "dfs + mex".
+/// The same into `sg`, with `scratch` reused. On one or two threads a
+/// graph below a few 10^5 nodes takes the depth-first path instead
+/// (takes_depth_first), recorded as the phase "dfs + mex".
 template <class Target>
 void level_sg(const BasicCsr<Target>& graph, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
               PhaseTimer* timer = nullptr, const StoredLayers& stored = {});

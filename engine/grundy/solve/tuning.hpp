@@ -33,11 +33,12 @@ struct Tuning {
   /// until about 3*10^6 nodes (docs/TUNING.md#mex-batches).
   std::size_t batch_layered_mex_from = std::size_t{1} << 22;
 
-  /// One thread solves graphs below depth_first_below nodes, with at least
-  /// depth_first_from_edges edges, by one depth-first pass (depth_first.hpp)
-  /// instead of layering and a mex pass: one pass over the edges beats
-  /// three while the per-node arrays stay near the core; on smaller graphs
-  /// those passes cost less than the walk's mispredicted branches
+  /// Graphs below depth_first_below nodes, with at least
+  /// depth_first_from_edges edges, are solved by one depth-first pass on one
+  /// thread (depth_first.hpp) instead of layering and a mex pass: one pass
+  /// over the edges beats three while the per-node arrays stay near the
+  /// core, even against two threads' passes; on smaller graphs those passes
+  /// cost less than the walk's mispredicted branches
   /// (docs/TUNING.md#depth-first-path).
   std::size_t depth_first_below = std::size_t{1} << 18;
   std::size_t depth_first_from_edges = std::size_t{1} << 17;
@@ -97,6 +98,9 @@ struct Tuning {
   /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
   static constexpr std::size_t layering_prefetch_offsets = 64, layering_prefetch_row = 32;
 
+  /// Up to this many threads the depth-first pass is taken (measured on 2
+  /// cores; more threads keep the parallel passes, not measured against it).
+  static constexpr unsigned depth_first_max_threads = 2;
   /// The depth-first pass, past the cache, prefetches the offsets of this
   /// many of a node's first successors as it enters it
   /// (docs/TUNING.md#depth-first-path).
