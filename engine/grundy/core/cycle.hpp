@@ -36,6 +36,19 @@ decltype(auto) naming_cycles(const std::string& source, F&& f) {
   }
 }
 
+/// The cycle a depth-first search closes when it meets `v` on its own path
+/// (`path`: its frames, root first; node_of(frame) the frame's node): the
+/// path from v's frame up, then v again.
+template <class Path, class NodeOf>
+std::vector<node_t> cycle_on_path(const Path& path, node_t v, NodeOf node_of) {
+  auto at = path.begin();
+  while (at != path.end() && node_of(*at) != v) ++at;
+  std::vector<node_t> cycle;
+  for (; at != path.end(); ++at) cycle.push_back(node_of(*at));
+  cycle.push_back(v);
+  return cycle;
+}
+
 /// "cycle: 4 -> 9 -> 4" in 1-based ids, as users see them.
 std::string describe_cycle(const std::vector<node_t>& cycle);
 

@@ -1,6 +1,7 @@
 #include "grundy/solve/depth_first.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <stdexcept>
 
@@ -60,14 +61,7 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
       if (k < end) {
         const auto v = static_cast<node_t>(targets[k]);
         f = {f.node, below, k + 1, seen};
-        if (sg[v] == kOnPath) {
-          // The path from v's frame up, then v again.
-          auto at = std::find_if(path.begin(), path.end(), [v](const auto& p) { return p.node == v; });
-          std::vector<node_t> cycle;
-          for (; at != path.end(); ++at) cycle.push_back(at->node);
-          cycle.push_back(v);
-          throw CycleError(std::move(cycle));
-        }
+        if (sg[v] == kOnPath) throw CycleError(cycle_on_path(path, v, [](const auto& p) { return p.node; }));
         enter(v);
         continue;
       }

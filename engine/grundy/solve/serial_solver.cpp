@@ -1,7 +1,5 @@
 #include "grundy/solve/serial_solver.hpp"
 
-#include <algorithm>
-
 #include "grundy/core/cycle.hpp"
 #include "grundy/solve/mex.hpp"
 
@@ -38,13 +36,7 @@ SgValues serial_sg(const BasicCsr<Target>& g, PhaseTimer* timer) {
       while (f.next < end && sg[g.targets[f.next]] < kOnPath) ++f.next;
       if (f.next < end) {
         const auto v = static_cast<node_t>(g.targets[f.next++]);
-        if (sg[v] == kOnPath) {
-          auto it = std::find_if(path.begin(), path.end(), [v](const Frame& p) { return p.node == v; });
-          std::vector<node_t> cycle;
-          for (; it != path.end(); ++it) cycle.push_back(it->node);
-          cycle.push_back(v);
-          throw CycleError(std::move(cycle));
-        }
+        if (sg[v] == kOnPath) throw CycleError(cycle_on_path(path, v, [](const Frame& p) { return p.node; }));
         sg[v] = kOnPath;
         path.push_back({v, g.offsets[v]});
         continue;
