@@ -23,8 +23,7 @@ namespace {
 // inline. The offsets non-temporal (read once a round), the rows into L2 at
 // both ends (docs/TUNING.md#layering-prefetch).
 template <class Csr>
-[[gnu::always_inline]] inline void prefetch_rows(const Csr& g, const node_t* order, std::size_t i,
-                                                 std::size_t known) {
+[[gnu::always_inline]] inline void prefetch_rows(const Csr& g, const node_t* order, std::size_t i, std::size_t known) {
   constexpr std::size_t far = Tuning::layering_prefetch_offsets, near = Tuning::layering_prefetch_row;
   if (i + far < known) __builtin_prefetch(g.offsets + order[i + far], 0, 0);
   if (i + near < known) prefetch_row(g.offsets, g.targets, order[i + near]);
@@ -289,7 +288,12 @@ class KahnRounds {
     const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(words / 1024, 256));
     std::vector<std::size_t> at(blocks + 1, 0);
     const auto block_words = [&](std::size_t k) { return std::pair{words * k / blocks, words * (k + 1) / blocks}; };
-    for_range(pc_, 0, blocks, [&](std::size_t b, std::size_t e) {
+    // A block (64 Ki counters or more) is a task: far fewer blocks than a
+    // loop's usual bar, each long enough to share (docs/TUNING.md#wide-rounds).
+    ParallelConfig per_block = pc_;
+    per_block.min_parallel = 2;
+    per_block.grain = 1;
+    for_range(per_block, 0, blocks, [&](std::size_t b, std::size_t e) {
       for (std::size_t k = b; k < e; ++k) {
         auto [w0, w1] = block_words(k);
         std::size_t c = 0;
@@ -300,7 +304,7 @@ class KahnRounds {
     for (std::size_t k = 0; k < blocks; ++k) at[k + 1] += at[k];
     node_t* const order = order_;
     const std::size_t tail = tail_;
-    for_range(pc_, 0, blocks, [&](std::size_t b, std::size_t e) {
+    for_range(per_block, 0, blocks, [&](std::size_t b, std::size_t e) {
       for (std::size_t k = b; k < e; ++k) {
         auto [w0, w1] = block_words(k);
         node_t* out = order + tail + at[k];
