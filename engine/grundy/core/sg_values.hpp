@@ -24,8 +24,11 @@ using SgSpan = std::variant<std::span<const std::uint16_t>, std::span<const std:
 
 class SgValues {
  public:
+  /// True when no SG value of a graph with m edges reaches `limit` (the
+  /// header's bound: a value g needs g(g+1)/2 edges).
+  static constexpr bool values_below(edge_t m, edge_t limit) { return m < limit * (limit + 1) / 2; }
   /// True when every SG value of a graph with m edges fits 16 bits.
-  static constexpr bool fits_narrow(edge_t m) { return m < edge_t{65536} * 65537 / 2; }
+  static constexpr bool fits_narrow(edge_t m) { return values_below(m, 65536); }
 
   SgValues() = default;
   /// n zero values, 16-bit if `m` allows.

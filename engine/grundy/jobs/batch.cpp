@@ -47,7 +47,6 @@ void solve_dag(const GameInput& in, InstanceResult& r, Workspace& ws, const Batc
   const StoredLayers& stored = in.layers;
   const CsrView& g = view.graph;
   if (o.algo == Algo::level || o.algo == Algo::automatic) {
-    ws.level.wants_depth = true;
     naming_cycles(r.name, [&] { level_sg(g, pc, ws.level, ws.sg, nullptr, stored); });
     r.depth = ws.level.depth;
   } else {

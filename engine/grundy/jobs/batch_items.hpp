@@ -21,6 +21,7 @@ namespace grundy {
 /// One thread's reusable arrays: after the first few instances, parsing and
 /// solving allocate nothing.
 struct Workspace {
+  Workspace() { level.wants_depth = true; }  // each instance's depth is reported
   LoadScratch load;
   LevelScratch level;
   SgValues sg;

@@ -11,9 +11,11 @@
 namespace grundy {
 namespace {
 
-// Whether no SG value of an m-edge graph reaches `limit`: a node of value g
-// has successors of every value below it, so g(g+1)/2 edges.
-constexpr bool values_stay_below(edge_t m, edge_t limit) { return m < limit * (limit + 1) / 2; }
+// The walk's sentinels are the two largest 16-bit values: every value must
+// stay below them.
+constexpr bool values_below_sentinels(edge_t m) {
+  return SgValues::values_below(m, std::numeric_limits<std::uint16_t>::max() - 1);
+}
 
 // The walk for one width of values. Each edge's value is read once: a
 // frame gathers the bits (and heights) of its solved successors as it scans
@@ -88,14 +90,12 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
 
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
   return config.loops.threads <= Tuning::depth_first_max_threads && n < config.tuning.depth_first_below &&
-         m >= config.tuning.depth_first_from_edges &&
-         values_stay_below(m, std::numeric_limits<std::uint16_t>::max() - 1);
+         m >= config.tuning.depth_first_from_edges && values_below_sentinels(m);
 }
 
 template <class Target>
 void depth_first_sg(const BasicCsr<Target>& g, DepthFirstScratch& scratch, SgValues& sg, std::size_t* depth) {
-  if (!values_stay_below(g.m, std::numeric_limits<std::uint16_t>::max() - 1))
-    throw std::logic_error("depth_first_sg: values could reach the walk's sentinels");
+  if (!values_below_sentinels(g.m)) throw std::logic_error("depth_first_sg: values could reach the walk's sentinels");
   trace::Span span("depth-first pass", "dfs + mex");
   sg.reset(g.n, g.m);
   if (depth != nullptr) scratch.heights.resize(g.n);

@@ -290,31 +290,24 @@ class KahnRounds {
     const auto block_words = [&](std::size_t k) { return std::pair{words * k / blocks, words * (k + 1) / blocks}; };
     // A block (64 Ki counters or more) is a task: far fewer blocks than a
     // loop's usual bar, each long enough to share (docs/TUNING.md#wide-rounds).
-    ParallelConfig per_block = pc_;
-    per_block.min_parallel = 2;
-    per_block.grain = 1;
-    for_range(per_block, 0, blocks, [&](std::size_t b, std::size_t e) {
-      for (std::size_t k = b; k < e; ++k) {
-        auto [w0, w1] = block_words(k);
-        std::size_t c = 0;
-        for (std::size_t w = w0; w < w1; ++w) c += static_cast<std::size_t>(std::popcount(deg_.ready_mask(w)));
-        at[k + 1] = c;
-      }
+    for_tasks(pc_, blocks, [&](std::size_t k) {
+      auto [w0, w1] = block_words(k);
+      std::size_t c = 0;
+      for (std::size_t w = w0; w < w1; ++w) c += static_cast<std::size_t>(std::popcount(deg_.ready_mask(w)));
+      at[k + 1] = c;
     });
     for (std::size_t k = 0; k < blocks; ++k) at[k + 1] += at[k];
     node_t* const order = order_;
     const std::size_t tail = tail_;
-    for_range(per_block, 0, blocks, [&](std::size_t b, std::size_t e) {
-      for (std::size_t k = b; k < e; ++k) {
-        auto [w0, w1] = block_words(k);
-        node_t* out = order + tail + at[k];
-        for (std::size_t w = w0; w < w1; ++w)
-          for (std::uint64_t word = deg_.ready_mask(w); word != 0; word &= word - 1) {
-            const auto v = static_cast<node_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
-            *out++ = v;
-            deg_.retire(v);
-          }
-      }
+    for_tasks(pc_, blocks, [&](std::size_t k) {
+      auto [w0, w1] = block_words(k);
+      node_t* out = order + tail + at[k];
+      for (std::size_t w = w0; w < w1; ++w)
+        for (std::uint64_t word = deg_.ready_mask(w); word != 0; word &= word - 1) {
+          const auto v = static_cast<node_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
+          *out++ = v;
+          deg_.retire(v);
+        }
     });
     tail_ += at[blocks];
     if (parts_ != nullptr) parts_->scans += seconds_since(start);
