@@ -3,12 +3,12 @@
 // a terminal only (progress.hpp). Attach it to the run's PhaseTimer.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "grundy/core/memory_budget.hpp"
 #include "grundy/core/phase_timer.hpp"
@@ -27,24 +27,14 @@ class PhaseProgress {
     if (input_bytes < from_bytes || !line_.enabled()) return;
     timer_ = &timer;
     timer.on_start = [this](const std::string& phase) {
-      const std::lock_guard lock(mutex_);
-      phase_ = phase;
-    };
-    ticker_ = std::thread([this] {
-      while (!stop_.load()) {
-        std::string phase;
-        {
-          const std::lock_guard lock(mutex_);
-          phase = phase_;
-        }
-        char elapsed[32];
-        std::snprintf(elapsed, sizeof elapsed, "%.1f s", line_.seconds());
-        line_.show(what_ + " · " + input_ + " · " + phase + " · " + elapsed);
-        // Woken at once by finish(): the run's end never waits for a tick.
-        std::unique_lock lock(mutex_);
-        stopped_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_.load(); });
+      {
+        const std::lock_guard lock(mutex_);
+        phase_ = phase;
+        changed_ = true;
       }
-    });
+      wake_.notify_all();
+    };
+    ticker_ = std::thread([this] { tick(); });
   }
   ~PhaseProgress() {
     finish();
@@ -59,19 +49,37 @@ class PhaseProgress {
       const std::lock_guard lock(mutex_);
       stop_ = true;
     }
-    stopped_.notify_all();
+    wake_.notify_all();
     if (ticker_.joinable()) ticker_.join();
     line_.finish();
   }
 
  private:
+  // A new phase is drawn as it starts (the line names what runs now, however
+  // short); between phases the time is redrawn each tick. Woken at once by
+  // finish(): the run's end never waits for a tick.
+  void tick() {
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+      wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_ || changed_; });
+      if (stop_) break;
+      const bool fresh = std::exchange(changed_, false);
+      char elapsed[32];
+      std::snprintf(elapsed, sizeof elapsed, "%.1f s", line_.seconds());
+      const std::string text = what_ + " · " + input_ + " · " + phase_ + " · " + elapsed;
+      lock.unlock();
+      line_.show(text, fresh);
+      lock.lock();
+    }
+  }
+
   Progress line_;
   PhaseTimer* timer_ = nullptr;
   std::string what_, input_;
   std::mutex mutex_;
   std::string phase_ = "starting";
-  std::atomic<bool> stop_{false};
-  std::condition_variable stopped_;
+  bool changed_ = false, stop_ = false;
+  std::condition_variable wake_;
   std::thread ticker_;
 };
 

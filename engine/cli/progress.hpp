@@ -84,9 +84,11 @@ class Progress {
               clock_text(elapsed * static_cast<double>(total - std::min(done, total)) / static_cast<double>(done));
     draw(line);
   }
-  /// Draws `line` as it is (for jobs that say more: bench).
-  void show(const std::string& line) {
-    if (due()) draw(line);
+  /// Draws `line` as it is (for jobs that say more: bench); `now` draws it
+  /// even within the five-a-second bound (a new phase, shown as it starts).
+  void show(const std::string& line, bool now = false) {
+    if (now && enabled_) last_draw_ = std::chrono::steady_clock::now().time_since_epoch().count();
+    if ((now && enabled_) || due()) draw(line);
   }
   void finish() {
     if (drawn_.exchange(false)) std::fprintf(stderr, "\r\033[K");

@@ -235,7 +235,7 @@ TEST(Usability, ProgressLinesOnATerminal) {
   EXPECT_TRUE(has(r.out, " of 6,000,000 edges · ")) << r.out;
   EXPECT_TRUE(has(r.out, "wrote " + dir.file("big.txt"))) << r.out;
   r = run_shell("script -qc \"$GRUNDY solve '" + dir.file("big.txt") + "'\" /dev/null");
-  // The line names the phase running as it is drawn (the first draw comes as the file is mapped).
+  // Each phase is drawn as it starts, however short (the first as the file is mapped).
   EXPECT_TRUE(has(r.out, "solve · 79 MiB · ") && (has(r.out, " · map input · ") || has(r.out, " · parse · "))) << r.out;
   r = run_shell("script -qc \"timeout 1 $GRUNDY solve\" /dev/null < /dev/null");
   EXPECT_TRUE(has(r.out, "reading an instance from standard input")) << r.out;
