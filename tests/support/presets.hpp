@@ -35,6 +35,13 @@ inline SolveConfig eager_loops(unsigned threads, std::size_t min_parallel = 8, s
           {.split_rounds_from = 0, .depth_first_below = 0}};
 }
 
+/// Rounds whole, as on a graph below split_rounds_from, but counted down by
+/// threads that own the counters (up to Tuning::owned_count_max_threads) on
+/// graphs of any size; every loop parallel as in eager.
+inline SolveConfig owned_rounds(unsigned threads) {
+  return {{.threads = threads, .min_parallel = 8, .grain = 4}, {.owned_rounds_from = 0, .depth_first_below = 0}};
+}
+
 /// One thread, every graph layered (no depth-first path): what a graph too
 /// big for the depth-first path takes.
 inline SolveConfig layered_one_thread() { return {{.threads = 1}, {.depth_first_below = 0}}; }

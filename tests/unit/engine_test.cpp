@@ -60,6 +60,25 @@ TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
   }
 }
 
+// Graphs with wide rounds (2^15 nodes or more) whose counters two threads
+// own, for 32- and 64-bit ids.
+TEST(Engine, OwnedCountersGiveTheReferenceValues) {
+  for (const GenSpec& spec :
+       {GenSpec{Shape::layered, 40000, 240000, 3, 11}, GenSpec{Shape::uniform, 50000, 400000, 3, 12},
+        GenSpec{Shape::powerlaw, 40000, 400000, 3, 13}}) {
+    const OwnedGame g = generate(spec);
+    const Widened wide(g.graph());
+    const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
+    for (unsigned threads : {1u, 2u}) {
+      const SolveConfig config = test_support::owned_rounds(threads);
+      EXPECT_EQ(in_arena(threads, [&] { return level_sg(g.graph(), config); }).to_vector(), want)
+          << shape_name(spec.shape) << ", " << threads << " threads";
+      EXPECT_EQ(in_arena(threads, [&] { return level_sg(wide.graph, config); }).to_vector(), want)
+          << shape_name(spec.shape) << ", " << threads << " threads, 64-bit ids";
+    }
+  }
+}
+
 // No layer is wide enough in nodes to split, but every layer of 64 nodes or
 // more holding 600 / threads edges is heavy enough (kron-l's narrow layers
 // hold 95% of its edges).

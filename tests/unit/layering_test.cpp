@@ -155,26 +155,26 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
   for (const OwnedGame& g : games) {
     Layers want;
     compute_layers(g.graph(), {1}, want, InDegreeWidth::wide);
-    for (unsigned threads : {1u, 2u, 3u}) {
-      // Tiny thresholds: rounds split between threads (blocked scatter).
-      const SolveConfig config = test_support::eager_loops(threads);
-      for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
-        Layers got;
-        in_arena(threads, [&] { compute_layers(g.graph(), config, got, width); });
-        ASSERT_EQ(std::vector<node_t>(got.begin.begin(), got.begin.end()),
-                  std::vector<node_t>(want.begin.begin(), want.begin.end()))
-            << threads << " threads";
-        // The same nodes in each layer (below Tuning::cached_nodes nodes, their order
-        // within a layer is discovery order, which threads change).
-        for (std::size_t l = 0; l < want.count(); ++l) {
-          std::vector<node_t> a(got.order.begin() + got.begin[l], got.order.begin() + got.begin[l + 1]);
-          std::vector<node_t> b(want.order.begin() + want.begin[l], want.order.begin() + want.begin[l + 1]);
-          std::sort(a.begin(), a.end());
-          std::sort(b.begin(), b.end());
-          ASSERT_EQ(a, b) << "layer " << l << ", " << threads << " threads";
+    for (unsigned threads : {1u, 2u, 3u})
+      // Tiny thresholds: rounds split between threads (blocked scatter), or
+      // whole with counters that two threads own.
+      for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads)})
+        for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
+          Layers got;
+          in_arena(threads, [&] { compute_layers(g.graph(), config, got, width); });
+          ASSERT_EQ(std::vector<node_t>(got.begin.begin(), got.begin.end()),
+                    std::vector<node_t>(want.begin.begin(), want.begin.end()))
+              << threads << " threads, rounds from " << config.tuning.split_rounds_from;
+          // The same nodes in each layer (below Tuning::cached_nodes nodes, their order
+          // within a layer is discovery order, which threads change).
+          for (std::size_t l = 0; l < want.count(); ++l) {
+            std::vector<node_t> a(got.order.begin() + got.begin[l], got.order.begin() + got.begin[l + 1]);
+            std::vector<node_t> b(want.order.begin() + want.begin[l], want.order.begin() + want.begin[l + 1]);
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            ASSERT_EQ(a, b) << "layer " << l << ", " << threads << " threads";
+          }
         }
-      }
-    }
   }
 }
 
@@ -210,16 +210,16 @@ TEST(Layering, NarrowCountersReportACycle) {
   pairs.insert(pairs.end(), {1, 2999, 2999, 1});
   OwnedGame g;
   build_csr(dag.n, pairs, g);
-  for (unsigned threads : {1u, 2u}) {
-    Layers layers;
-    try {
-      in_arena(threads,
-               [&] { compute_layers(g.graph(), test_support::eager_loops(threads), layers, InDegreeWidth::narrow); });
-      ADD_FAILURE() << "no cycle reported";
-    } catch (const CycleError& e) {
-      test_support::expect_valid_cycle(g, e.nodes());
+  for (unsigned threads : {1u, 2u})
+    for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads)}) {
+      Layers layers;
+      try {
+        in_arena(threads, [&] { compute_layers(g.graph(), config, layers, InDegreeWidth::narrow); });
+        ADD_FAILURE() << "no cycle reported";
+      } catch (const CycleError& e) {
+        test_support::expect_valid_cycle(g, e.nodes());
+      }
     }
-  }
 }
 
 // The scatter applies every emitted target exactly once and never two of
@@ -307,6 +307,18 @@ TEST(Tuning, RoundsSplitOnSmallerGraphsFromFourThreads) {
   EXPECT_TRUE(measured.splits_rounds_of(std::size_t{1} << 21, 2));
   // The tests' eager configs (split_rounds_from 0) split at any count.
   EXPECT_TRUE(test_support::eager_loops(4).tuning.splits_rounds_of(10, 4));
+}
+
+TEST(Tuning, TwoThreadsOwnTheCountersOfRoundsThatDoNotSplit) {
+  // On 2 threads a 10^6-node graph keeps its rounds whole, and the two own
+  // half the counters each; one thread owns nothing, and past two the
+  // rounds split (the blocked scatter).
+  const Tuning measured;
+  EXPECT_TRUE(measured.owns_rounds_of(1000000, 2));
+  EXPECT_FALSE(measured.owns_rounds_of(1000000, 1));
+  EXPECT_FALSE(measured.owns_rounds_of(1000000, 4));
+  EXPECT_FALSE(measured.owns_rounds_of(100000, 2)) << "a round of 10^5 nodes stays in cache";
+  EXPECT_TRUE(test_support::owned_rounds(2).tuning.owns_rounds_of(10, 2));
 }
 
 }  // namespace

@@ -47,6 +47,7 @@ class KahnRounds {
         deg_(deg),
         parts_(parts),
         big_(config.tuning.splits_rounds_of(g.n, config.loops.threads)),
+        owned_(!big_ && config.tuning.owns_rounds_of(g.n, config.loops.threads)),
         cached_(g.n < Tuning::cached_nodes),
         tracing_(trace::active_detail() != nullptr),
         window_(stop_when_deep && g.n >= config.tuning.reorder_deep_from ? config.tuning.deep_window_rounds : 0) {}
@@ -85,13 +86,13 @@ class KahnRounds {
   }
 
   // The in-degree of every node: owned by threads, through the blocked
-  // scatter, or in one plain pass (a graph whose rounds never split).
+  // scatter, or in one plain pass (a graph whose rounds stay on one thread).
   void count_in_degrees() {
     trace::Span span("in-degree count", "layering");
     span.arg("edges", g_.m);
     const Clock::time_point start = now();
     deg_.reset(g_.n);
-    if (big_ && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
+    if ((owned_ || big_) && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
       count_owned();
     } else if (big_ && pc_.worth_it(g_.m)) {
       count_scattered();
@@ -108,13 +109,9 @@ class KahnRounds {
   // each further thread would read every edge once more, so past two the
   // scatter stays (docs/TUNING.md#owned-in-degree-count).
   void count_owned() {
-    const std::size_t parts = pc_.threads;
-    const auto bound = [&](std::size_t part) {
-      return part == parts ? g_.n : static_cast<node_t>(std::size_t{g_.n} * part / parts / 64 * 64);
-    };
-    for_tasks(pc_, parts, [&](std::size_t part) {
+    for_tasks(pc_, pc_.threads, [&](std::size_t part) {
       trace::Span span("in-degree count part", "layering");
-      const node_t lo = bound(part), hi = bound(part + 1);
+      const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
       span.arg("nodes", hi - lo);
       constexpr std::size_t piece = Tuning::owned_count_piece;
       node_t kept[piece];
@@ -123,6 +120,13 @@ class KahnRounds {
         deg_.add_all(kept, keep_in_range(g_.targets + at, take, lo, hi, kept));
       }
     });
+  }
+
+  // Where part `part` of the counters that threads own begins: a multiple
+  // of 64 nodes, as the counters ask.
+  node_t owned_bound(std::size_t part) const {
+    const std::size_t parts = pc_.threads;
+    return part == parts ? g_.n : static_cast<node_t>(std::size_t{g_.n} * part / parts / 64 * 64);
   }
 
   // Items are edges: counting needs no rows.
@@ -239,12 +243,15 @@ class KahnRounds {
   // order, as the scan goes). On a graph whose rounds may split, one thread
   // counts down through the blocked scatter too: its bins turn the
   // decrements' misses into streams (docs/TUNING.md#scatter-one-thread).
+  // Below that size, two threads own the counters as in the count.
   void wide_round(std::size_t head, std::size_t end, std::size_t work) {
     if (big_) {  // split between threads or not
       expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) {
         deg_.decrement_all(batch, count);
         count_traced(count);
       });
+    } else if (owned_) {
+      expand_owned(head, end);
     } else {
       expand_decrement(head, end);
     }
@@ -320,10 +327,11 @@ class KahnRounds {
   // more of its own misses in flight than one loop waiting for both
   // (docs/TUNING.md#staged-rows).
   template <class Apply>
-  [[gnu::always_inline]] void expand_staged(std::size_t b, std::size_t e, const Apply& apply) {
+  [[gnu::always_inline]] void expand_staged(std::size_t b, std::size_t e, const Apply& apply,
+                                            std::vector<node_t>& staged) {
     constexpr std::size_t stage = Tuning::staged_targets;
-    staged_.resize(stage);
-    node_t* const buf = staged_.data();
+    staged.resize(stage);
+    node_t* const buf = staged.data();
     const node_t* const order = order_;
     const edge_t* const off = g_.offsets;
     const auto* const targets = g_.targets;
@@ -337,12 +345,12 @@ class KahnRounds {
         fill += take;
         k += take;
         if (fill == stage) {
-          apply(static_cast<const node_t*>(buf), fill);
+          apply(buf, fill);
           fill = 0;
         }
       }
     }
-    apply(static_cast<const node_t*>(buf), fill);
+    apply(buf, fill);
   }
 
   // A wide round's step on one thread, on a graph whose rounds never split:
@@ -357,11 +365,34 @@ class KahnRounds {
         deg_.decrement_all(row.data(), row.size());
       }
     } else {
-      expand_staged(b, e, [&](const node_t* batch, std::size_t count) {
-        deg_.decrement_all(batch, count);
-        count_traced(count);
-      });
+      expand_staged(
+          b, e,
+          [&](const node_t* batch, std::size_t count) {
+            deg_.decrement_all(batch, count);
+            count_traced(count);
+          },
+          staged_[0]);
     }
+  }
+
+  // A wide round's step on two threads of a graph whose rounds do not
+  // split: as in count_owned, each thread owns a part of the counters, reads
+  // every row of the round and counts down the targets in its part. Reading
+  // the rows twice costs less than the scatter's bins at this size
+  // (docs/TUNING.md#owned-wide-rounds).
+  void expand_owned(std::size_t b, std::size_t e) {
+    for_tasks(pc_, pc_.threads, [&](std::size_t part) {
+      trace::Span span("round part", "layering");
+      const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
+      span.arg("nodes", hi - lo);
+      expand_staged(
+          b, e,
+          [&](node_t* batch, std::size_t count) {
+            deg_.decrement_all(batch, keep_in_range(batch, count, lo, hi, batch));
+            if (part == 0) count_traced(count);
+          },
+          staged_[part]);
+    });
   }
 
   // A narrow round's step on one thread: appends the successors of
@@ -382,10 +413,13 @@ class KahnRounds {
           tail += deg_.remove(v);
         }
     } else {
-      expand_staged(b, e, [&](const node_t* batch, std::size_t count) {
-        tail += deg_.remove_all(batch, count, order + tail);
-        count_traced(count);
-      });
+      expand_staged(
+          b, e,
+          [&](const node_t* batch, std::size_t count) {
+            tail += deg_.remove_all(batch, count, order + tail);
+            count_traced(count);
+          },
+          staged_[0]);
     }
     tail_ = tail;
   }
@@ -431,6 +465,7 @@ class KahnRounds {
   InDegrees& deg_;
   LayeringParts* const parts_;
   const bool big_;            // rounds may split between threads
+  const bool owned_;          // else two threads own the counters of wide rounds
   const bool cached_;         // no prefetching, no sorting
   const bool tracing_;        // rounds go to the trace (traced_round)
   const std::size_t window_;  // rounds a depth check looks back on; 0: no checks
@@ -446,7 +481,7 @@ class KahnRounds {
   std::size_t tail_ = 0;  // order[0, tail_) is placed
   std::optional<BlockedScatter> scatter_;
   std::optional<PerThread<std::vector<node_t>>> lists_;
-  std::vector<node_t> staged_;
+  std::vector<node_t> staged_[Tuning::owned_count_max_threads];  // a buffer per thread that expands
 };
 
 }  // namespace

@@ -26,6 +26,10 @@ struct Tuning {
   /// The same from 4 threads on, where the extra pass is shared out widely
   /// enough to pay on 10^6-node graphs (docs/TUNING.md#split-rounds).
   std::size_t split_rounds_from_many = std::size_t{1} << 19;
+  /// Below split_rounds_from, two threads each own half the in-degree
+  /// counters from this many nodes on, for the count and the wide rounds;
+  /// below, one thread's rounds stay in cache (docs/TUNING.md#owned-wide-rounds).
+  std::size_t owned_rounds_from = std::size_t{1} << 18;
   /// The mex pass gathers values in batches from this many nodes on, with
   /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
   std::size_t batch_mex_from = std::size_t{1} << 16;
@@ -60,6 +64,12 @@ struct Tuning {
   /// lowers split_rounds_from (the tests' eager ones) lowers it for all.
   bool splits_rounds_of(std::size_t n, unsigned threads) const {
     return n >= (threads >= 4 ? std::min(split_rounds_from, split_rounds_from_many) : split_rounds_from);
+  }
+
+  /// Whether the wide rounds of an n-node graph whose rounds do not split
+  /// are counted down by `threads` threads that each own counters.
+  bool owns_rounds_of(std::size_t n, unsigned threads) const {
+    return threads > 1 && threads <= owned_count_max_threads && n >= owned_rounds_from;
   }
 
   // ---- constants of the kernels
