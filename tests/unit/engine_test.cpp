@@ -61,11 +61,12 @@ TEST(Engine, EveryAlgorithmAndThreadCountAgreesWithTheReference) {
 }
 
 // Graphs with wide rounds (2^15 nodes or more) whose counters two threads
-// own, for 32- and 64-bit ids.
+// own, for 32- and 64-bit ids; the last one's rounds span two windows
+// (Tuning::owned_round_window).
 TEST(Engine, OwnedCountersGiveTheReferenceValues) {
   for (const GenSpec& spec :
        {GenSpec{Shape::layered, 40000, 240000, 3, 11}, GenSpec{Shape::uniform, 50000, 400000, 3, 12},
-        GenSpec{Shape::powerlaw, 40000, 400000, 3, 13}}) {
+        GenSpec{Shape::powerlaw, 40000, 400000, 3, 13}, GenSpec{Shape::layered, 150000, 600000, 3, 14}}) {
     const OwnedGame g = generate(spec);
     const Widened wide(g.graph());
     const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();

@@ -8,6 +8,7 @@
 
 #include "grundy/primitives/blocked_scatter.hpp"
 #include "grundy/core/cycle.hpp"
+#include "grundy/core/huge_array.hpp"
 #include "grundy/core/trace.hpp"
 #include "grundy/solve/locality_order.hpp"
 #include "grundy/primitives/simd/range_filter.hpp"
@@ -376,23 +377,47 @@ class KahnRounds {
   }
 
   // A wide round's step on two threads of a graph whose rounds do not
-  // split: as in count_owned, each thread owns a part of the counters, reads
-  // every row of the round and counts down the targets in its part. Reading
-  // the rows twice costs less than the scatter's bins at this size
+  // split: as in count_owned, each thread owns a part of the counters. A
+  // window of the round's nodes at a time, each thread reads the rows of its
+  // share of the window, counts down the targets in its own part and hands
+  // the others over; then each counts down what was handed to it. The
+  // hand-over stays in L2, where the blocked scatter's bins did not
   // (docs/TUNING.md#owned-wide-rounds).
   void expand_owned(std::size_t b, std::size_t e) {
-    for_tasks(pc_, pc_.threads, [&](std::size_t part) {
-      trace::Span span("round part", "layering");
-      const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
-      span.arg("nodes", hi - lo);
-      expand_staged(
-          b, e,
-          [&](node_t* batch, std::size_t count) {
-            deg_.decrement_all(batch, keep_in_range(batch, count, lo, hi, batch));
-            if (part == 0) count_traced(count);
-          },
-          staged_[part]);
-    });
+    const std::size_t parts = pc_.threads;
+    for (std::size_t wb = b; wb < e; wb += Tuning::owned_round_window) {
+      const std::size_t we = std::min(e, wb + Tuning::owned_round_window);
+      for_tasks(pc_, parts, [&](std::size_t part) {
+        trace::Span span("round part", "layering");
+        const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
+        const std::size_t from = wb + (we - wb) * part / parts, to = wb + (we - wb) * (part + 1) / parts;
+        span.arg("nodes", to - from);
+        SequentialArray<node_t>& out = handed_[part];
+        out.clear();
+        expand_staged(
+            from, to,
+            [&](node_t* batch, std::size_t count) {
+              const std::size_t at = out.size();
+              out.resize(at + count);
+              std::size_t handed = lo > 0 ? keep_in_range(batch, count, 0, lo, out.data() + at) : 0;
+              if (hi < g_.n) handed += keep_in_range(batch, count, hi, g_.n, out.data() + at + handed);
+              out.resize(at + handed);
+              deg_.decrement_all(batch, keep_in_range(batch, count, lo, hi, batch));
+              count_traced(count);
+            },
+            staged_[part]);
+      });
+      for_tasks(pc_, parts, [&](std::size_t part) {
+        trace::Span span("hand-over part", "layering");
+        const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
+        node_t* const buf = staged_[part].data();
+        for (std::size_t q = 0; q < parts; ++q)
+          for (std::size_t at = 0; q != part && at < handed_[q].size(); at += Tuning::staged_targets) {
+            const std::size_t take = std::min(Tuning::staged_targets, handed_[q].size() - at);
+            deg_.decrement_all(buf, keep_in_range(handed_[q].data() + at, take, lo, hi, buf));
+          }
+      });
+    }
   }
 
   // A narrow round's step on one thread: appends the successors of
@@ -481,7 +506,8 @@ class KahnRounds {
   std::size_t tail_ = 0;  // order[0, tail_) is placed
   std::optional<BlockedScatter> scatter_;
   std::optional<PerThread<std::vector<node_t>>> lists_;
-  std::vector<node_t> staged_[Tuning::owned_count_max_threads];  // a buffer per thread that expands
+  std::vector<node_t> staged_[Tuning::owned_count_max_threads];      // a buffer per thread that expands
+  SequentialArray<node_t> handed_[Tuning::owned_count_max_threads];  // targets a thread hands over (expand_owned)
 };
 
 }  // namespace
