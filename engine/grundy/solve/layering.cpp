@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "grundy/primitives/blocked_scatter.hpp"
+#include "grundy/primitives/radix_sort.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/huge_array.hpp"
 #include "grundy/core/trace.hpp"
@@ -207,13 +208,13 @@ class KahnRounds {
   // A narrow round's edges, where they decide whether it is split (as for
   // the mex pass's layers); its expansion then finds the offsets in cache.
   std::size_t work_of(std::size_t head, std::size_t width) const {
-    return big_ && pc_.weighs(width) ? g_.edges_of({order_ + head, width}) : 0;
+    return (big_ || owned_) && pc_.weighs(width) ? g_.edges_of({order_ + head, width}) : 0;
   }
 
   // How a round of `width` nodes and `work` edges (work_of) runs.
   RoundKind kind_of(std::size_t width, std::size_t work) const {
     if (width * Tuning::wide_round_share >= g_.n && g_.n >= 64 * Tuning::wide_round_share) return RoundKind::wide;
-    return big_ && pc_.worth_it(width, work) ? RoundKind::split : RoundKind::narrow;
+    return (big_ || owned_) && pc_.worth_it(width, work) ? RoundKind::split : RoundKind::narrow;
   }
 
   // Runs the round order[head, tail_) and returns where the next begins.
@@ -252,7 +253,8 @@ class KahnRounds {
         count_traced(count);
       });
     } else if (owned_) {
-      expand_owned(head, end);
+      expand_owned(head, end, false,
+                   [&](std::size_t, const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); });
     } else {
       expand_decrement(head, end);
     }
@@ -261,20 +263,58 @@ class KahnRounds {
 
   // Split between threads: each thread keeps the nodes that became ready in
   // its own list, and the lists are appended to order[] after the round.
+  // Below the split bar, the threads that own the counters split it.
   void split_round(std::size_t head, std::size_t end, std::size_t work) {
+    if (owned_) {
+      expand_owned(head, end, true, [&](std::size_t part, const node_t* batch, std::size_t count) {
+        append_ready(found_[part], batch, count);
+      });
+      for (auto& list : found_) append_to_order(list);
+      return;
+    }
     if (!lists_) lists_.emplace();
     expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) {
-      std::vector<node_t>& list = lists_->local();
-      const std::size_t at = list.size();
-      list.resize(at + count);  // room for all; keeps the ready ones
-      list.resize(at + deg_.remove_all(batch, count, list.data() + at));
+      append_ready(lists_->local(), batch, count);
       count_traced(count);
     });
-    for (auto& list : *lists_) {
-      std::copy(list.begin(), list.end(), order_ + tail_);
-      tail_ += list.size();
-      list.clear();
+    for (auto& list : *lists_) append_to_order(list);
+  }
+
+  // Shares order[b, e) out between the threads of expand_owned: cut[p] is
+  // where part p begins. By nodes, or by edges where a round's hubs would
+  // leave one thread most of the rows (the offsets are in cache: work_of
+  // read them).
+  void cut_window(std::size_t b, std::size_t e, bool by_edges, std::size_t* cut) const {
+    const std::size_t parts = pc_.threads;
+    cut[0] = b;
+    cut[parts] = e;
+    if (!by_edges) {
+      for (std::size_t p = 1; p < parts; ++p) cut[p] = b + (e - b) * p / parts;
+      return;
     }
+    const std::uint64_t total = g_.edges_of({order_ + b, e - b});
+    std::uint64_t seen = 0;
+    std::size_t i = b;
+    for (std::size_t p = 1; p < parts; ++p) {
+      for (; i < e && seen * parts < total * p; ++i) seen += g_.offsets[order_[i] + 1] - g_.offsets[order_[i]];
+      cut[p] = i;
+    }
+  }
+
+  // Counts down targets[0, count), appending those that became ready to `list`.
+  template <class List>
+  void append_ready(List& list, const node_t* targets, std::size_t count) {
+    const std::size_t at = list.size();
+    list.resize(at + count);  // room for all; keeps the ready ones
+    list.resize(at + deg_.remove_all(targets, count, list.data() + at));
+  }
+
+  // Moves a thread's list of ready nodes to the tail of order[].
+  template <class List>
+  void append_to_order(List& list) {
+    std::copy(list.begin(), list.end(), order_ + tail_);
+    tail_ += list.size();
+    list.clear();
   }
 
   // Retires the round found after order[.., end), and puts it in id order,
@@ -283,7 +323,7 @@ class KahnRounds {
   // renumbering sorts layers itself).
   void retire_and_sort(std::size_t end) {
     for (std::size_t i = end; i < tail_; ++i) deg_.retire(order_[i]);
-    if (!cached_) std::sort(order_ + end, order_ + tail_);
+    if (!cached_) radix_sort_ids(order_ + end, tail_ - end, g_.n, sort_scratch_);
   }
 
   // Appends every ready node to order[] in id order, retiring it: per-block
@@ -376,21 +416,26 @@ class KahnRounds {
     }
   }
 
-  // A wide round's step on two threads of a graph whose rounds do not
-  // split: as in count_owned, each thread owns a part of the counters. A
+  // A round's step on two threads of a graph below the split bar (a wide
+  // round, or a narrow one heavy enough to split): as in count_owned, each
+  // thread owns a part of the counters, and own(part, targets, count) gets
+  // each target of order[b, e)'s rows once, on the thread that owns it. A
   // window of the round's nodes at a time, each thread reads the rows of its
-  // share of the window, counts down the targets in its own part and hands
-  // the others over; then each counts down what was handed to it. The
+  // share of the window, passes on the targets in its own part and hands
+  // the others over; then each passes on what was handed to it. The
   // hand-over stays in L2, where the blocked scatter's bins did not
   // (docs/TUNING.md#owned-wide-rounds).
-  void expand_owned(std::size_t b, std::size_t e) {
+  template <class Own>
+  void expand_owned(std::size_t b, std::size_t e, bool by_edges, const Own& own) {
     const std::size_t parts = pc_.threads;
+    std::size_t cut[Tuning::owned_count_max_threads + 1];
     for (std::size_t wb = b; wb < e; wb += Tuning::owned_round_window) {
       const std::size_t we = std::min(e, wb + Tuning::owned_round_window);
+      cut_window(wb, we, by_edges, cut);
       for_tasks(pc_, parts, [&](std::size_t part) {
         trace::Span span("round part", "layering");
         const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
-        const std::size_t from = wb + (we - wb) * part / parts, to = wb + (we - wb) * (part + 1) / parts;
+        const std::size_t from = cut[part], to = cut[part + 1];
         span.arg("nodes", to - from);
         SequentialArray<node_t>& out = handed_[part];
         out.clear();
@@ -402,7 +447,7 @@ class KahnRounds {
               std::size_t handed = lo > 0 ? keep_in_range(batch, count, 0, lo, out.data() + at) : 0;
               if (hi < g_.n) handed += keep_in_range(batch, count, hi, g_.n, out.data() + at + handed);
               out.resize(at + handed);
-              deg_.decrement_all(batch, keep_in_range(batch, count, lo, hi, batch));
+              own(part, batch, keep_in_range(batch, count, lo, hi, batch));
               count_traced(count);
             },
             staged_[part]);
@@ -414,7 +459,7 @@ class KahnRounds {
         for (std::size_t q = 0; q < parts; ++q)
           for (std::size_t at = 0; q != part && at < handed_[q].size(); at += Tuning::staged_targets) {
             const std::size_t take = std::min(Tuning::staged_targets, handed_[q].size() - at);
-            deg_.decrement_all(buf, keep_in_range(handed_[q].data() + at, take, lo, hi, buf));
+            own(part, buf, keep_in_range(handed_[q].data() + at, take, lo, hi, buf));
           }
       });
     }
@@ -508,6 +553,8 @@ class KahnRounds {
   std::optional<PerThread<std::vector<node_t>>> lists_;
   std::vector<node_t> staged_[Tuning::owned_count_max_threads];      // a buffer per thread that expands
   SequentialArray<node_t> handed_[Tuning::owned_count_max_threads];  // targets a thread hands over (expand_owned)
+  std::vector<node_t> sort_scratch_;                                 // radix_sort_ids' second buffer
+  SequentialArray<node_t> found_[Tuning::owned_count_max_threads];   // nodes made ready by a thread (split_round)
 };
 
 }  // namespace
