@@ -564,7 +564,8 @@ class KahnRounds {
 // order, where neighbouring rows share cache lines and the hardware
 // prefetcher can follow, rather than in queue order. It also makes the layers' contents and
 // order independent of the thread count. Rounds wide enough for threads
-// scatter their decrements through BlockedScatter (no atomics).
+// scatter their decrements through BlockedScatter (no atomics), or on two
+// threads below the split bar hand them to the thread that owns the counter.
 template <class Target>
 Layers compute_layers(const BasicCsr<Target>& g, const SolveConfig& config) {
   Layers layers;
