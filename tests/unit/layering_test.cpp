@@ -310,11 +310,12 @@ TEST(Tuning, RoundsSplitOnSmallerGraphsFromFourThreads) {
 }
 
 TEST(Tuning, TwoThreadsOwnTheCountersOfRoundsThatDoNotSplit) {
-  // On 2 threads a 10^6-node graph keeps its rounds whole, and the two own
-  // half the counters each; one thread owns nothing, and past two the
-  // rounds split (the blocked scatter).
+  // On 2 threads a graph of 2^18 nodes or more has its counters owned by
+  // the two, half each, however large (not the blocked scatter); one thread
+  // owns nothing, and past two the rounds split through the scatter.
   const Tuning measured;
   EXPECT_TRUE(measured.owns_rounds_of(1000000, 2));
+  EXPECT_TRUE(measured.owns_rounds_of(std::size_t{1} << 24, 2));
   EXPECT_FALSE(measured.owns_rounds_of(1000000, 1));
   EXPECT_FALSE(measured.owns_rounds_of(1000000, 4));
   EXPECT_FALSE(measured.owns_rounds_of(100000, 2)) << "a round of 10^5 nodes stays in cache";

@@ -48,8 +48,8 @@ class KahnRounds {
         layers_(layers),
         deg_(deg),
         parts_(parts),
-        big_(config.tuning.splits_rounds_of(g.n, config.loops.threads)),
-        owned_(!big_ && config.tuning.owns_rounds_of(g.n, config.loops.threads)),
+        owned_(config.tuning.owns_rounds_of(g.n, config.loops.threads)),
+        big_(!owned_ && config.tuning.splits_rounds_of(g.n, config.loops.threads)),
         cached_(g.n < Tuning::cached_nodes),
         tracing_(trace::active_detail() != nullptr),
         window_(stop_when_deep && g.n >= config.tuning.reorder_deep_from ? config.tuning.deep_window_rounds : 0) {}
@@ -245,7 +245,7 @@ class KahnRounds {
   // order, as the scan goes). On a graph whose rounds may split, one thread
   // counts down through the blocked scatter too: its bins turn the
   // decrements' misses into streams (docs/TUNING.md#scatter-one-thread).
-  // Below that size, two threads own the counters as in the count.
+  // On two threads, the threads own the counters as in the count.
   void wide_round(std::size_t head, std::size_t end, std::size_t work) {
     if (big_) {  // split between threads or not
       expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) {
@@ -263,7 +263,7 @@ class KahnRounds {
 
   // Split between threads: each thread keeps the nodes that became ready in
   // its own list, and the lists are appended to order[] after the round.
-  // Below the split bar, the threads that own the counters split it.
+  // On two threads, the threads that own the counters split it.
   void split_round(std::size_t head, std::size_t end, std::size_t work) {
     if (owned_) {
       expand_owned(head, end, true, [&](std::size_t part, const node_t* batch, std::size_t count) {
@@ -416,15 +416,14 @@ class KahnRounds {
     }
   }
 
-  // A round's step on two threads of a graph below the split bar (a wide
-  // round, or a narrow one heavy enough to split): as in count_owned, each
-  // thread owns a part of the counters, and own(part, targets, count) gets
-  // each target of order[b, e)'s rows once, on the thread that owns it. A
-  // window of the round's nodes at a time, each thread reads the rows of its
-  // share of the window, passes on the targets in its own part and hands
-  // the others over; then each passes on what was handed to it. The
-  // hand-over stays in L2, where the blocked scatter's bins did not
-  // (docs/TUNING.md#owned-wide-rounds).
+  // A round's step on two threads (a wide round, or a narrow one heavy
+  // enough to split): as in count_owned, each thread owns a part of the
+  // counters, and own(part, targets, count) gets each target of order[b,
+  // e)'s rows once, on the thread that owns it. A window of the round's nodes
+  // at a time, each thread reads the rows of its share of the window, passes
+  // on the targets in its own part and hands the others over; then each
+  // passes on what was handed to it. The hand-over stays in L2, where the
+  // blocked scatter's bins do not (docs/TUNING.md#owned-wide-rounds).
   template <class Own>
   void expand_owned(std::size_t b, std::size_t e, bool by_edges, const Own& own) {
     const std::size_t parts = pc_.threads;
@@ -534,8 +533,8 @@ class KahnRounds {
   Layers& layers_;
   InDegrees& deg_;
   LayeringParts* const parts_;
-  const bool big_;            // rounds may split between threads
-  const bool owned_;          // else two threads own the counters of wide rounds
+  const bool owned_;          // two threads own the counters (and split rounds so)
+  const bool big_;            // else rounds may split through the blocked scatter
   const bool cached_;         // no prefetching, no sorting
   const bool tracing_;        // rounds go to the trace (traced_round)
   const std::size_t window_;  // rounds a depth check looks back on; 0: no checks
@@ -565,7 +564,7 @@ class KahnRounds {
 // prefetcher can follow, rather than in queue order. It also makes the layers' contents and
 // order independent of the thread count. Rounds wide enough for threads
 // scatter their decrements through BlockedScatter (no atomics), or on two
-// threads below the split bar hand them to the thread that owns the counter.
+// threads hand them to the thread that owns the counter.
 template <class Target>
 Layers compute_layers(const BasicCsr<Target>& g, const SolveConfig& config) {
   Layers layers;

@@ -19,16 +19,18 @@ namespace grundy {
 struct Tuning {
   // ---- graph sizes where a path starts to pay (fields: tests lower them)
 
-  /// Kahn rounds are split between threads from this many nodes on: below,
-  /// the in-degrees stay in cache and the blocked scatter's extra pass costs
-  /// more than a second thread saves (docs/TUNING.md#split-rounds).
+  /// Kahn rounds are split between threads through the blocked scatter from
+  /// this many nodes on (and one thread counts its wide rounds down through
+  /// it): below, the in-degrees stay in cache and the scatter's extra pass
+  /// costs more than a second thread saves (docs/TUNING.md#split-rounds).
+  /// Two threads own the counters instead (owns_rounds_of).
   std::size_t split_rounds_from = std::size_t{1} << 21;
   /// The same from 4 threads on, where the extra pass is shared out widely
   /// enough to pay on 10^6-node graphs (docs/TUNING.md#split-rounds).
   std::size_t split_rounds_from_many = std::size_t{1} << 19;
-  /// Below split_rounds_from, two threads each own half the in-degree
-  /// counters from this many nodes on, for the count and the wide rounds;
-  /// below, one thread's rounds stay in cache (docs/TUNING.md#owned-wide-rounds).
+  /// Two threads each own half the in-degree counters, for the count and
+  /// the rounds, from this many nodes on; below, one thread's rounds stay in
+  /// cache (docs/TUNING.md#owned-wide-rounds).
   std::size_t owned_rounds_from = std::size_t{1} << 18;
   /// The mex pass gathers values in batches from this many nodes on, with
   /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
@@ -66,8 +68,8 @@ struct Tuning {
     return n >= (threads >= 4 ? std::min(split_rounds_from, split_rounds_from_many) : split_rounds_from);
   }
 
-  /// Whether the wide rounds of an n-node graph whose rounds do not split
-  /// are counted down by `threads` threads that each own counters.
+  /// Whether the rounds of an n-node graph are counted down by `threads`
+  /// threads that each own counters (before splits_rounds_of is asked).
   bool owns_rounds_of(std::size_t n, unsigned threads) const {
     return threads > 1 && threads <= owned_count_max_threads && n >= owned_rounds_from;
   }
