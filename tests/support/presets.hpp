@@ -35,9 +35,9 @@ inline SolveConfig eager_loops(unsigned threads, std::size_t min_parallel = 8, s
           {.split_rounds_from = 0, .depth_first_below = 0}};
 }
 
-/// Rounds whole, as on a graph below split_rounds_from, but counted down by
-/// threads that own the counters (up to Tuning::owned_count_max_threads) on
-/// graphs of any size; every loop parallel as in eager.
+/// Rounds counted down by threads that own the counters (on two threads,
+/// Tuning::owned_count_max_threads) on graphs of any size, never through the
+/// blocked scatter; every loop parallel as in eager.
 inline SolveConfig owned_rounds(unsigned threads) {
   return {{.threads = threads, .min_parallel = 8, .grain = 4}, {.owned_rounds_from = 0, .depth_first_below = 0}};
 }

@@ -92,8 +92,8 @@ struct Tuning {
   static constexpr unsigned owned_count_max_threads = 2;
   /// Targets an owned count keeps per piece: 16 KiB, in L1.
   static constexpr std::size_t owned_count_piece = 4096;
-  /// Nodes of a wide round whose rows the owning threads share out at a
-  /// time: the targets they hand over stay in L2 (docs/TUNING.md#owned-wide-rounds).
+  /// Nodes of a round whose rows the owning threads share out at a time:
+  /// the targets they hand over stay in L2 (docs/TUNING.md#owned-wide-rounds).
   static constexpr std::size_t owned_round_window = std::size_t{1} << 14;
   /// Targets a one-thread round stages before counting them down: 128 KiB,
   /// in L2 (docs/TUNING.md#staged-rows).
