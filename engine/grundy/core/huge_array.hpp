@@ -7,7 +7,8 @@
 // "madvise"), and with defrag "madvise" a fault that asks compacts memory
 // first: whole solves stalled for longer than the phases ever gained
 // (docs/TUNING.md#huge-pages). So every large array is allocated 2 MiB-
-// aligned, and asks only when GRUNDY_HUGE_PAGES=1.
+// aligned, and asks only where a solve gathers from arrays large enough
+// that the misses outweigh a stall (GRUNDY_HUGE_PAGES overrides).
 #pragma once
 
 #include <sys/mman.h>
@@ -22,13 +23,23 @@
 
 namespace grundy {
 
-/// GRUNDY_HUGE_PAGES=1 (read once): large arrays ask for huge pages.
-inline bool huge_pages_asked() {
-  static const bool asked = [] {
+/// Arrays of this size or more ask for huge pages by default: a graph of
+/// some 10^8 nodes, whose random gathers gain more than the faults' stalls
+/// cost; smaller graphs stalled for more than they gained
+/// (docs/TUNING.md#huge-pages).
+inline constexpr std::size_t kHugePagesFromBytes = std::size_t{1} << 27;
+
+/// Whether an array of `bytes` (2 MiB or more) asks for huge pages.
+/// GRUNDY_HUGE_PAGES (read once): 1, every such array; 0, none; unset or
+/// anything else, those of kHugePagesFromBytes or more.
+inline bool asks_huge_pages(std::size_t bytes) {
+  static const int forced = [] {
     const char* v = std::getenv("GRUNDY_HUGE_PAGES");
-    return v != nullptr && std::strcmp(v, "1") == 0;
+    if (v != nullptr && std::strcmp(v, "1") == 0) return 1;
+    if (v != nullptr && std::strcmp(v, "0") == 0) return 0;
+    return -1;
   }();
-  return asked;
+  return forced == -1 ? bytes >= kHugePagesFromBytes : forced == 1;
 }
 
 template <class T>
@@ -47,7 +58,7 @@ struct HugePageAllocator {
     const std::size_t rounded = (bytes + kMinBytes - 1) & ~(kMinBytes - 1);
     void* p = std::aligned_alloc(kMinBytes, rounded);
     if (p == nullptr) throw std::bad_alloc();
-    if (huge_pages_asked()) ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
+    if (asks_huge_pages(rounded)) ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t n) {
