@@ -42,6 +42,15 @@ inline SolveConfig owned_rounds(unsigned threads) {
   return {{.threads = threads, .min_parallel = 8, .grain = 4}, {.owned_rounds_from = 0, .depth_first_below = 0}};
 }
 
+/// owned_rounds, with the in-degrees counted as on graphs past
+/// Tuning::halved_count_below: each thread reads every edge for its half of
+/// the counters.
+inline SolveConfig owned_counts(unsigned threads) {
+  SolveConfig c = owned_rounds(threads);
+  c.tuning.halved_count_below = 0;
+  return c;
+}
+
 /// One thread, every graph layered (no depth-first path): what a graph too
 /// big for the depth-first path takes.
 inline SolveConfig layered_one_thread() { return {{.threads = 1}, {.depth_first_below = 0}}; }

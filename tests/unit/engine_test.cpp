@@ -70,13 +70,13 @@ TEST(Engine, OwnedCountersGiveTheReferenceValues) {
     const OwnedGame g = generate(spec);
     const Widened wide(g.graph());
     const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
-    for (unsigned threads : {1u, 2u}) {
-      const SolveConfig config = test_support::owned_rounds(threads);
-      EXPECT_EQ(in_arena(threads, [&] { return level_sg(g.graph(), config); }).to_vector(), want)
-          << shape_name(spec.shape) << ", " << threads << " threads";
-      EXPECT_EQ(in_arena(threads, [&] { return level_sg(wide.graph, config); }).to_vector(), want)
-          << shape_name(spec.shape) << ", " << threads << " threads, 64-bit ids";
-    }
+    for (unsigned threads : {1u, 2u})
+      for (const SolveConfig& config : {test_support::owned_rounds(threads), test_support::owned_counts(threads)}) {
+        EXPECT_EQ(in_arena(threads, [&] { return level_sg(g.graph(), config); }).to_vector(), want)
+            << shape_name(spec.shape) << ", " << threads << " threads";
+        EXPECT_EQ(in_arena(threads, [&] { return level_sg(wide.graph, config); }).to_vector(), want)
+            << shape_name(spec.shape) << ", " << threads << " threads, 64-bit ids";
+      }
   }
 }
 

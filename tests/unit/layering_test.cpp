@@ -125,6 +125,53 @@ TEST(InDegreeCounters, CarryOverflowIsReported) {
   EXPECT_FALSE(c.overflowed());
 }
 
+// Two threads' halves of the counts, added up (layering's count_halves),
+// count down exactly as the counts of all the edges in one set: each node is
+// reported when its last predecessor goes, hubs past 255 and 65535 too, in
+// whole words, in the partial last word, and over two disjoint word ranges.
+template <class Counters>
+void absorbed_counts_agree(node_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<node_t> targets;
+  for (int i = 0; i < 30000; ++i) targets.push_back(static_cast<node_t>(rng() % n));
+  for (node_t hub : {node_t{0}, n / 2, n - 1}) targets.insert(targets.end(), hub == 0 ? 70000 : 200 + rng() % 200, hub);
+  std::shuffle(targets.begin(), targets.end(), rng);
+  Counters all, first, second;
+  all.reset(n);
+  first.reset(n);
+  second.reset(n);
+  all.add_all(targets.data(), targets.size());
+  const std::size_t half = targets.size() / 2;
+  first.add_all(targets.data(), half);
+  second.add_all(targets.data() + half, targets.size() - half);
+  const std::size_t words = (std::size_t{n} + 63) / 64;
+  first.absorb(second, words / 2, words, n);
+  first.absorb(second, 0, words / 2, n);
+  ASSERT_FALSE(first.overflowed());
+  for (std::size_t w = 0; w < words; ++w) ASSERT_EQ(first.ready_mask(w), all.ready_mask(w)) << "word " << w;
+  std::vector<node_t> want(targets.size()), got(targets.size());
+  want.resize(all.remove_all(targets.data(), targets.size(), want.data()));
+  got.resize(first.remove_all(targets.data(), targets.size(), got.data()));
+  EXPECT_EQ(got, want);
+}
+
+TEST(InDegreeCounters, AbsorbedHalvesCountAsOneSet) {
+  for (node_t n : {node_t{64}, node_t{1000}, node_t{5000}}) {
+    SCOPED_TRACE(n);
+    absorbed_counts_agree<NarrowInDegrees>(n, n);
+    absorbed_counts_agree<WideInDegrees>(n, n);
+  }
+  // Each half within the 8-bit carry's range (2^16), their sum past it.
+  BasicNarrowInDegrees<std::uint8_t> a, b;
+  a.reset(10);
+  b.reset(10);
+  for (int i = 0; i < 40000; ++i) a.add(7);
+  for (int i = 0; i < 30000; ++i) b.add(7);
+  ASSERT_FALSE(a.overflowed() || b.overflowed());
+  a.absorb(b, 0, 1, 10);
+  EXPECT_TRUE(a.overflowed());
+}
+
 // Graphs with hubs: nodes of in-degree past 255 and past 65535 (the carry
 // wrapping the low byte many times), among ordinary random edges.
 OwnedGame hub_graph(std::uint64_t seed) {
@@ -158,7 +205,8 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
     for (unsigned threads : {1u, 2u, 3u})
       // Tiny thresholds: rounds split between threads (blocked scatter), or
       // whole with counters that two threads own.
-      for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads)})
+      for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads),
+                                        test_support::owned_counts(threads)})
         for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
           Layers got;
           in_arena(threads, [&] { compute_layers(g.graph(), config, got, width); });
@@ -211,7 +259,8 @@ TEST(Layering, NarrowCountersReportACycle) {
   OwnedGame g;
   build_csr(dag.n, pairs, g);
   for (unsigned threads : {1u, 2u})
-    for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads)}) {
+    for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads),
+                                      test_support::owned_counts(threads)}) {
       Layers layers;
       try {
         in_arena(threads, [&] { compute_layers(g.graph(), config, layers, InDegreeWidth::narrow); });

@@ -30,6 +30,8 @@
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 
@@ -88,6 +90,12 @@ class WideInDegrees {
   void retire(node_t v) { count_[v] = kRetired; }
   /// Never: four bytes hold any in-degree.
   bool overflowed() const { return false; }
+  /// Adds the counts of `other` (reset to the same n, nothing retired yet)
+  /// for nodes 64*word_begin up to 64*word_end and below n.
+  void absorb(const WideInDegrees& other, std::size_t word_begin, std::size_t word_end, node_t n) {
+    const std::size_t end = std::min<std::size_t>(64 * word_end, n);
+    for (std::size_t v = 64 * word_begin; v < end; ++v) count_[v] += other.count_[v];
+  }
 
  private:
   static constexpr node_t kRetired = 1;
@@ -157,10 +165,43 @@ class BasicNarrowInDegrees {
   /// True when some count reached 2^(8 + bits of High): the counts are wrong.
   bool overflowed() const { return overflowed_; }
 
+  /// Adds the counts of `other` (reset to the same n, nothing retired yet)
+  /// for nodes 64*word_begin up to 64*word_end and below n. Calls on
+  /// disjoint word ranges may run at once.
+  void absorb(const BasicNarrowInDegrees& other, std::size_t word_begin, std::size_t word_end, node_t n) {
+    if (other.overflowed_) std::atomic_ref<bool>(overflowed_).store(true, std::memory_order_relaxed);
+    constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+    for (std::size_t w = word_begin; w < word_end; ++w) {
+      std::uint8_t* const a = low_.data() + 64 * w;
+      const std::uint8_t* const b = other.low_.data() + 64 * w;
+      std::uint64_t x[8], y[8], high_bits = 0;
+      std::memcpy(x, a, 64);
+      std::memcpy(y, b, 64);
+      for (unsigned i = 0; i < 8; ++i) high_bits |= (x[i] | y[i]) & kHighBits;
+      // Bytes below 128 each: their sums stay in their bytes, eight at once.
+      if (high_bits == 0 && (heavy_[w] | other.heavy_[w]) == 0 && 64 * w + 64 <= n) {
+        for (unsigned i = 0; i < 8; ++i) x[i] += y[i];
+        std::memcpy(a, x, 64);
+        continue;
+      }
+      const std::size_t end = std::min<std::size_t>(64 * w + 64, n);
+      for (std::size_t v = 64 * w; v < end; ++v) {
+        const std::uint64_t total = count_of(static_cast<node_t>(v)) + other.count_of(static_cast<node_t>(v));
+        low_[v] = static_cast<std::uint8_t>(total);
+        if (total >> 8 == 0) continue;
+        heavy_[w] |= std::uint64_t{1} << (v % 64);
+        high_[v] = static_cast<High>(total >> 8);
+        if (total >> 8 > std::numeric_limits<High>::max())
+          std::atomic_ref<bool>(overflowed_).store(true, std::memory_order_relaxed);
+      }
+    }
+  }
+
  private:
   static constexpr std::uint8_t kRetired = 1;
 
   bool heavy(node_t v) const { return (heavy_[v / 64] >> (v % 64)) & 1; }
+  std::uint64_t count_of(node_t v) const { return low_[v] + (heavy(v) ? std::uint64_t{high_[v]} << 8 : 0); }
 
   void add_at(std::uint8_t* low, node_t v) {
     if (++low[v] == 0) [[unlikely]]

@@ -49,6 +49,7 @@ class KahnRounds {
         deg_(deg),
         parts_(parts),
         owned_(config.tuning.owns_rounds_of(g.n, config.loops.threads)),
+        halves_count_(owned_ && g.n < config.tuning.halved_count_below),
         big_(!owned_ && config.tuning.splits_rounds_of(g.n, config.loops.threads)),
         cached_(g.n < Tuning::cached_nodes),
         tracing_(trace::active_detail() != nullptr),
@@ -94,7 +95,9 @@ class KahnRounds {
     span.arg("edges", g_.m);
     const Clock::time_point start = now();
     deg_.reset(g_.n);
-    if ((owned_ || big_) && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
+    if (halves_count_ && pc_.worth_it(g_.m)) {
+      count_halves();
+    } else if ((owned_ || big_) && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
       count_owned();
     } else if (big_ && pc_.worth_it(g_.m)) {
       count_scattered();
@@ -122,6 +125,25 @@ class KahnRounds {
         deg_.add_all(kept, keep_in_range(g_.targets + at, take, lo, hi, kept));
       }
     });
+  }
+
+  // On two threads, where the counters stay in cache: each thread counts
+  // half the edges into counters of its own, then each adds the second
+  // thread's into the first's for half the nodes. Each edge is read once,
+  // where count_owned reads it on both threads
+  // (docs/TUNING.md#owned-in-degree-count).
+  void count_halves() {
+    if (!second_) second_.emplace();
+    InDegrees& second = *second_;
+    for_tasks(pc_, 2, [&](std::size_t part) {
+      trace::Span span("in-degree count half", "layering");
+      InDegrees& mine = part == 0 ? deg_ : second;
+      if (part == 1) second.reset(g_.n);
+      const std::size_t lo = g_.m * part / 2, hi = g_.m * (part + 1) / 2;
+      mine.add_all(g_.targets + lo, hi - lo);
+    });
+    const std::size_t words = (std::size_t{g_.n} + 63) / 64;
+    for_tasks(pc_, 2, [&](std::size_t part) { deg_.absorb(second, words * part / 2, words * (part + 1) / 2, g_.n); });
   }
 
   // Where part `part` of the counters that threads own begins: a multiple
@@ -534,6 +556,7 @@ class KahnRounds {
   InDegrees& deg_;
   LayeringParts* const parts_;
   const bool owned_;          // two threads own the counters (and split rounds so)
+  const bool halves_count_;   // and count half the edges each (count_halves)
   const bool big_;            // else rounds may split through the blocked scatter
   const bool cached_;         // no prefetching, no sorting
   const bool tracing_;        // rounds go to the trace (traced_round)
@@ -549,6 +572,7 @@ class KahnRounds {
   node_t* order_ = nullptr;
   std::size_t tail_ = 0;  // order[0, tail_) is placed
   std::optional<BlockedScatter> scatter_;
+  std::optional<InDegrees> second_;  // the second thread's counts (count_halves)
   std::optional<PerThread<std::vector<node_t>>> lists_;
   std::vector<node_t> staged_[Tuning::owned_count_max_threads];      // a buffer per thread that expands
   SequentialArray<node_t> handed_[Tuning::owned_count_max_threads];  // targets a thread hands over (expand_owned)

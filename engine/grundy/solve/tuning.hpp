@@ -32,6 +32,11 @@ struct Tuning {
   /// the rounds, from this many nodes on; below, one thread's rounds stay in
   /// cache (docs/TUNING.md#owned-wide-rounds).
   std::size_t owned_rounds_from = std::size_t{1} << 18;
+  /// Below this many nodes (4 MiB of 1-byte counters, in cache), those two
+  /// threads count the in-degrees of half the edges each into counters of
+  /// their own and add them up, instead of each reading every edge for its
+  /// half of the counters (docs/TUNING.md#owned-in-degree-count).
+  std::size_t halved_count_below = std::size_t{1} << 22;
   /// The mex pass gathers values in batches from this many nodes on, with
   /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
   std::size_t batch_mex_from = std::size_t{1} << 16;
