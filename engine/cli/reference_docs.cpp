@@ -179,7 +179,7 @@ std::string man_page(const CLI::App& root) {
   page +=
       ".SH ENVIRONMENT\n.TP\nGRUNDY_MEMORY_LIMIT\nthe memory a run may plan to use (bytes, or with K, M, G, T "
       "suffixes: powers of 1024); default: the machine's physical memory\n.TP\nGRUNDY_HUGE_PAGES\n1: every "
-      "array of 2 MiB or more asks for transparent huge pages; 0: none does; default: those of 128 MiB or "
+      "array of 2 MiB or more asks for transparent huge pages; 0: none does; default: those of 80 MiB or "
       "more\n.TP\nXDG_CACHE_HOME\nwhere "
       "\\fBgrundy bench\\fR caches generated graphs (in grundy/)\n.TP\nGRUNDY_COMMIT\nthe commit named in "
       "reports and \\-\\-version, for a binary carried away from its build\n";

@@ -23,11 +23,12 @@
 
 namespace grundy {
 
-/// Arrays of this size or more ask for huge pages by default: a graph of
-/// some 10^8 nodes, whose random gathers gain more than the faults' stalls
-/// cost; smaller graphs stalled for more than they gained
-/// (docs/TUNING.md#huge-pages).
-inline constexpr std::size_t kHugePagesFromBytes = std::size_t{1} << 27;
+/// Arrays of this size or more ask for huge pages by default: those of a
+/// graph of some 10^8 nodes (its 1-byte in-degree counters are 95 MiB),
+/// whose random accesses gain more than the faults' stalls cost; graphs of
+/// 10^7 nodes stalled for more than they gained, and no array of theirs (nor
+/// of a 2^24-node graph) reaches the bar (docs/TUNING.md#huge-pages).
+inline constexpr std::size_t kHugePagesFromBytes = std::size_t{80} << 20;
 
 /// Whether an array of `bytes` (2 MiB or more) asks for huge pages.
 /// GRUNDY_HUGE_PAGES (read once): 1, every such array; 0, none; unset or
