@@ -26,7 +26,7 @@ namespace grundy {
 /// Arrays of this size or more ask for huge pages by default: those of a
 /// graph of some 10^8 nodes (its 1-byte in-degree counters are 95 MiB),
 /// whose random accesses gain more than the faults' stalls cost; graphs of
-/// 10^7 nodes stalled for more than they gained, and no array of theirs (nor
+/// 10^6 to 10^7 nodes stalled for more than they gained, and no array of theirs (nor
 /// of a 2^24-node graph) reaches the bar (docs/TUNING.md#huge-pages).
 inline constexpr std::size_t kHugePagesFromBytes = std::size_t{80} << 20;
 

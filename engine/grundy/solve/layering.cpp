@@ -473,15 +473,12 @@ class KahnRounds {
             },
             staged_[part]);
       });
+      // Two parts: what one thread hands over is all in the other's part.
+      static_assert(Tuning::owned_count_max_threads == 2);
       for_tasks(pc_, parts, [&](std::size_t part) {
         trace::Span span("hand-over part", "layering");
-        const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
-        node_t* const buf = staged_[part].data();
-        for (std::size_t q = 0; q < parts; ++q)
-          for (std::size_t at = 0; q != part && at < handed_[q].size(); at += Tuning::staged_targets) {
-            const std::size_t take = std::min(Tuning::staged_targets, handed_[q].size() - at);
-            own(part, buf, keep_in_range(handed_[q].data() + at, take, lo, hi, buf));
-          }
+        const SequentialArray<node_t>& handed = handed_[1 - part];
+        own(part, handed.data(), handed.size());
       });
     }
   }
