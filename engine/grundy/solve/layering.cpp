@@ -233,10 +233,14 @@ class KahnRounds {
     return (big_ || owned_) && pc_.weighs(width) ? g_.edges_of({order_ + head, width}) : 0;
   }
 
-  // How a round of `width` nodes and `work` edges (work_of) runs.
+  // How a round of `width` nodes and `work` edges (work_of) runs. Rounds
+  // that the two owning threads split take a lower bar of edges than the
+  // scatter's: their split costs two short loops and no bins.
   RoundKind kind_of(std::size_t width, std::size_t work) const {
     if (width * Tuning::wide_round_share >= g_.n && g_.n >= 64 * Tuning::wide_round_share) return RoundKind::wide;
-    return (big_ || owned_) && pc_.worth_it(width, work) ? RoundKind::split : RoundKind::narrow;
+    const bool heavy = owned_ ? pc_.worth_it(width) || (width >= 2 && work >= Tuning::owned_split_round_edges)
+                              : big_ && pc_.worth_it(width, work);
+    return heavy ? RoundKind::split : RoundKind::narrow;
   }
 
   // Runs the round order[head, tail_) and returns where the next begins.

@@ -97,6 +97,10 @@ struct Tuning {
   static constexpr unsigned owned_count_max_threads = 2;
   /// Targets an owned count keeps per piece: 16 KiB, in L1.
   static constexpr std::size_t owned_count_piece = 4096;
+  /// A round narrower than ParallelConfig::min_parallel is split between
+  /// the two owning threads from this many edges (the scatter's split keeps
+  /// ParallelConfig::heavy_work's bar) (docs/TUNING.md#owned-split-rounds).
+  static constexpr std::size_t owned_split_round_edges = 2048;
   /// Nodes of a round whose rows the owning threads share out at a time:
   /// the targets they hand over stay in L2 (docs/TUNING.md#owned-wide-rounds).
   static constexpr std::size_t owned_round_window = std::size_t{1} << 14;
