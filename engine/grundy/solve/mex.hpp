@@ -11,10 +11,12 @@
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
+#include "grundy/primitives/simd/mex8.hpp"
 #include "grundy/solve/tuning.hpp"
 
 namespace grundy {
@@ -81,6 +83,7 @@ inline Sg mex_word(const Target* succ, std::size_t d, const Sg* sg) {
 /// the same for every degree and nothing is mispredicted when degrees vary.
 template <std::size_t D, class Sg, class Target>
 inline Sg mex_masked(const Target* succ, std::size_t d, const Sg* sg) {
+  if constexpr (D == 8 && std::is_same_v<Target, std::uint32_t>) return simd::mex8(succ, d, sg);
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < D; ++i) seen |= mex_bit(sg[succ[i]]) & (std::uint64_t{0} - std::uint64_t{i < d});
   return static_cast<Sg>(std::countr_one(seen));
