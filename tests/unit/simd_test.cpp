@@ -9,6 +9,7 @@
 
 #include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/primitives/simd/mex8.hpp"
+#include "grundy/primitives/simd/pair_split.hpp"
 #include "grundy/primitives/simd/parse4.hpp"
 #include "grundy/primitives/simd/stream_store.hpp"
 
@@ -67,6 +68,29 @@ void check_mex8(std::uint64_t seed) {
 TEST(Simd, Mex8AgreesWithItsPortableTwin) {
   check_mex8<std::uint16_t>(11);
   check_mex8<std::uint32_t>(12);
+}
+
+// Sources that repeat, step, fall and tie with their targets, and
+// `before` on either side of the first.
+TEST(Simd, PairSplitAgreesWithItsPortableTwin) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::uint32_t pairs[16];
+    std::uint32_t s = static_cast<std::uint32_t>(rng() % 6);
+    for (unsigned i = 0; i < 8; ++i) {
+      if (rng() % 3 == 0) s += static_cast<std::uint32_t>(rng() % 3);
+      if (trial % 5 == 0 && rng() % 8 == 0) s = static_cast<std::uint32_t>(rng() % 6);  // a fall
+      pairs[2 * i] = s;
+      pairs[2 * i + 1] = static_cast<std::uint32_t>(rng() % 8);
+    }
+    const std::uint32_t before = trial % 7 == 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(rng() % 6);
+    std::uint32_t fast[8], plain[8];
+    const simd::PairsFound f = simd::split_pairs8(pairs, before, fast);
+    const simd::PairsFound g = simd::split_pairs8_portable(pairs, before, plain);
+    ASSERT_EQ(std::memcmp(fast, plain, sizeof fast), 0) << trial;
+    ASSERT_EQ(f.loops, g.loops) << trial;
+    ASSERT_EQ(f.ordered, g.ordered) << trial;
+  }
 }
 
 TEST(Simd, StreamCopyAgreesWithItsPortableTwin) {

@@ -2,31 +2,44 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+
+#include "grundy/primitives/simd/pair_split.hpp"
 
 namespace grundy {
 namespace {
 
-// Rows of pairs grouped by source, in two passes over blocks of edges. The
-// first copies each target (its own slot, whatever the order), finds the
-// first self-loop, and checks that no source is smaller than the one before
-// it; only then does the second write the offsets: node u's row starts at
-// the first edge whose source is u or more, so each offset is written by
-// the one edge where the sources step past it (blocks of grouped pairs
-// write disjoint nodes; ungrouped ones would not). False when the pairs are
-// not grouped (the targets are then written, the offsets not).
+// Rows of pairs grouped by source, in two passes over blocks of edges.
+// The first, eight pairs a step (primitives/simd/pair_split.hpp), copies
+// each target (its own slot, whatever the order), finds the first
+// self-loop, and checks that no source is smaller than the one before it;
+// only then does the second write the offsets: node u's row starts at the
+// first edge whose source is u or more, so each offset is written by the
+// one edge where the sources step past it (blocks of grouped pairs write
+// disjoint nodes; ungrouped ones would not). False when the pairs are not
+// grouped: a block stops at its first fall, and neither the targets nor
+// the offsets are then complete.
 bool grouped_rows(node_t n, std::span<const node_t> pairs, OwnedGame& out, const ParallelConfig& pc,
                   std::atomic<std::size_t>& loop) {
   const std::size_t m = pairs.size() / 2;
   edge_t* const off = out.offsets.data();
   node_t* const targets = out.targets.data();
+  const node_t* const p = pairs.data();
   std::atomic<bool> grouped{true};
   for_range(pc, 0, m, [&](std::size_t b, std::size_t e) {
-    node_t before = b == 0 ? 0 : pairs[2 * b - 2];
+    node_t before = b == 0 ? 0 : p[2 * b - 2];
     std::size_t first_loop = SIZE_MAX;
     bool in_order = true;
-    for (std::size_t i = b; i < e; ++i) {
-      const node_t s = pairs[2 * i], t = pairs[2 * i + 1];
-      in_order &= s >= before;
+    std::size_t i = b;
+    for (; i + 8 <= e && in_order; i += 8) {
+      const simd::PairsFound f = simd::split_pairs8(p + 2 * i, before, targets + i);
+      in_order = f.ordered;
+      if (f.loops != 0 && first_loop == SIZE_MAX) first_loop = i + static_cast<std::size_t>(std::countr_zero(f.loops));
+      before = p[2 * i + 14];
+    }
+    for (; i < e && in_order; ++i) {
+      const node_t s = p[2 * i], t = p[2 * i + 1];
+      in_order = s >= before;
       before = s;
       targets[i] = t;
       if (s == t && first_loop == SIZE_MAX) first_loop = i;
@@ -41,12 +54,12 @@ bool grouped_rows(node_t n, std::span<const node_t> pairs, OwnedGame& out, const
     // source's row start, so a row's first edge writes last: a store per
     // edge, and a branch only where rows are empty (rare), instead of one
     // on "new row?" per edge, mispredicted at every short row.
-    const std::size_t first_row = b == 0 ? 0 : std::size_t{pairs[2 * b - 2]} + 1;
+    const std::size_t first_row = b == 0 ? 0 : std::size_t{p[2 * b - 2]} + 1;
     std::size_t j = b;
-    while (j < e && pairs[2 * j] < first_row) ++j;
+    while (j < e && p[2 * j] < first_row) ++j;
     for (std::size_t i = e; i-- > j;) {
-      const std::size_t s = pairs[2 * i];
-      const std::size_t before = i == j ? first_row : std::size_t{pairs[2 * i - 2]} + 1;
+      const std::size_t s = p[2 * i];
+      const std::size_t before = i == j ? first_row : std::size_t{p[2 * i - 2]} + 1;
       off[s] = i;
       for (std::size_t r = before; r < s; ++r) off[r] = i;  // empty rows
     }
