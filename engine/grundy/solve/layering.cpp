@@ -498,12 +498,22 @@ class KahnRounds {
   void expand_append(std::size_t b, std::size_t e) {
     node_t* const order = order_;
     std::size_t tail = tail_;  // a local: the counters' stores may not alias it
+    const auto append = [&](const node_t* targets, std::size_t count) {
+      for (std::size_t k = 0; k < count; ++k) {
+        const node_t v = targets[k];
+        order[tail] = v;
+        tail += deg_.remove(v);
+      }
+    };
     if (cached_) {
-      for (std::size_t i = b; i < e; ++i)
-        for (const node_t v : g_.successors(order[i])) {
-          order[tail] = v;
-          tail += deg_.remove(v);
+      if constexpr (sizeof(typename Csr::target_type) == sizeof(node_t)) {
+        stage_short_rows(b, e, append);
+      } else {
+        for (std::size_t i = b; i < e; ++i) {
+          const auto row = g_.successors(order[i]);
+          for (const node_t v : row) append(&v, 1);
         }
+      }
     } else {
       expand_staged(
           b, e,
@@ -514,6 +524,39 @@ class KahnRounds {
           staged_[0]);
     }
     tail_ = tail;
+  }
+
+  // The rows of order[b, e) in a graph in cache, passed to `apply(targets,
+  // count)` a batch at a time: a row of up to Tuning::masked_slots
+  // successors is copied as that many slots in one move (the next row's
+  // copy overwrites the slots past it), so no branch waits on where each
+  // short row ends; a longer row, or one too near the last edge, goes to
+  // `apply` as it lies (docs/TUNING.md#narrow-rounds).
+  template <class Apply>
+  void stage_short_rows(std::size_t b, std::size_t e, const Apply& apply) {
+    constexpr std::size_t slots = Tuning::masked_slots, batch = Tuning::staged_short_rows;
+    node_t buf[batch + slots];
+    std::size_t fill = 0;
+    const edge_t* const off = g_.offsets;
+    const node_t* const targets = g_.targets;
+    for (std::size_t i = b; i < e; ++i) {
+      const node_t u = order_[i];
+      const edge_t first = off[u];
+      const auto d = static_cast<std::size_t>(off[u + 1] - first);
+      if (d <= slots && first + slots <= g_.m) {
+        __builtin_memcpy(buf + fill, targets + first, slots * sizeof(node_t));
+        fill += d;
+        if (fill < batch) continue;
+      } else {
+        apply(buf, fill);
+        fill = 0;
+        apply(targets + first, d);
+        continue;
+      }
+      apply(buf, fill);
+      fill = 0;
+    }
+    apply(buf, fill);
   }
 
   // Either, split between threads through the blocked scatter: `apply`

@@ -107,6 +107,9 @@ struct Tuning {
   /// Targets a one-thread round stages before counting them down: 128 KiB,
   /// in L2 (docs/TUNING.md#staged-rows).
   static constexpr std::size_t staged_targets = std::size_t{1} << 15;
+  /// Targets a narrow round in cache stages from its short rows before
+  /// counting them down (docs/TUNING.md#narrow-rounds).
+  static constexpr std::size_t staged_short_rows = 512;
   /// The blocked scatter's bound on targets held in its bins, all threads
   /// together (docs/TUNING.md#blocked-scatter).
   static constexpr std::size_t scatter_pending_edges = std::size_t{1} << 23;
