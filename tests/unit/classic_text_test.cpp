@@ -147,6 +147,10 @@ TEST(ByteMasks, SimdAndPortableClassesAgree) {
     std::uint8_t counters[64];
     for (std::uint8_t& c : counters) c = rng() % 4 ? static_cast<std::uint8_t>(rng()) : 0;
     ASSERT_EQ(bytes::zero_bytes(counters), bytes::zero_bytes_portable(counters)) << trial;
+    // Zero words (the wide counters' scan), values near zero and past 2^31.
+    std::uint32_t words[64];
+    for (std::uint32_t& w : words) w = rng() % 4 ? static_cast<std::uint32_t>(rng() >> (rng() % 64)) : 0;
+    ASSERT_EQ(bytes::zero_words(words), bytes::zero_words_portable(words)) << trial;
     const std::uint64_t x = rng();
     ASSERT_EQ(bytes::popcount(x), static_cast<unsigned>(std::popcount(x)));
   }

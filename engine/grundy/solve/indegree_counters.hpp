@@ -80,12 +80,7 @@ class WideInDegrees {
     return k;
   }
   /// Bit j: node 64*word + j has no predecessor left and is not retired.
-  std::uint64_t ready_mask(std::size_t word) const {
-    const node_t* c = count_.data() + 64 * word;
-    std::uint64_t m = 0;
-    for (unsigned j = 0; j < 64; ++j) m |= std::uint64_t{c[j] == 0} << j;
-    return m;
-  }
+  std::uint64_t ready_mask(std::size_t word) const { return bytes::zero_words(count_.data() + 64 * word); }
   /// v is handed out: never ready again.
   void retire(node_t v) { count_[v] = kRetired; }
   /// Never: four bytes hold any in-degree.

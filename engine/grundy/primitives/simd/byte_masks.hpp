@@ -1,5 +1,6 @@
 // Classifies 64 bytes at once into bit masks (bit i = byte p[i]), for the
-// text scanners' block paths and layering's scan for ready nodes.
+// text scanners' block paths and layering's scan for ready nodes (which
+// also reads 64 four-byte counters at once).
 //
 // With masks, where each number starts is known for a whole block before any
 // of them is parsed, so the numbers of a block are parsed independently of
@@ -55,6 +56,13 @@ inline std::uint64_t zero_bytes_portable(const std::uint8_t* p) {
   return m;
 }
 
+/// Zero 32-bit words, without SIMD.
+inline std::uint64_t zero_words_portable(const std::uint32_t* p) {
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 64; ++i) m |= std::uint64_t{p[i] == 0} << i;
+  return m;
+}
+
 #if defined(__AVX2__)
 
 // Two 32-byte halves a call: half the instructions of the SSE2 path.
@@ -68,6 +76,17 @@ inline std::uint32_t bits_of(__m256i bytes) { return static_cast<std::uint32_t>(
 inline std::uint64_t zero_bytes(const std::uint8_t* p) {
   const __m256i zero = _mm256_setzero_si256();
   return two_halves(bits_of(_mm256_cmpeq_epi8(load32(p), zero)), bits_of(_mm256_cmpeq_epi8(load32(p + 32), zero)));
+}
+
+/// The zero words of p[0, 64) (32 bits each): eight a compare.
+inline std::uint64_t zero_words(const std::uint32_t* p) {
+  const __m256i zero = _mm256_setzero_si256();
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 8; ++i) {
+    const __m256i z = _mm256_cmpeq_epi32(load32(p + 8 * i), zero);
+    m |= std::uint64_t{static_cast<std::uint8_t>(_mm256_movemask_ps(_mm256_castsi256_ps(z)))} << (8 * i);
+  }
+  return m;
 }
 
 // Bytes lo..lo+count-1: adding 0x80 - lo maps them onto -128..-128+count-1,
@@ -109,6 +128,17 @@ inline std::uint64_t zero_bytes(const std::uint8_t* p) {
   for (unsigned i = 0; i < 4; ++i) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
     m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)))} << (16 * i);
+  }
+  return m;
+}
+
+/// The zero words of p[0, 64) (32 bits each): four a compare.
+inline std::uint64_t zero_words(const std::uint32_t* p) {
+  const __m128i zero = _mm_setzero_si128();
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 16; ++i) {
+    const __m128i z = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 4 * i)), zero);
+    m |= std::uint64_t{static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(z)))} << (4 * i);
   }
   return m;
 }
@@ -165,6 +195,7 @@ inline Masks classify(const char* p) { return classify_portable(p); }
 inline std::uint64_t classify_space(const char* p) { return classify_space_portable(p); }
 inline std::uint64_t line_breaks(const char* p) { return line_breaks_portable(p); }
 inline std::uint64_t zero_bytes(const std::uint8_t* p) { return zero_bytes_portable(p); }
+inline std::uint64_t zero_words(const std::uint32_t* p) { return zero_words_portable(p); }
 
 #endif
 
