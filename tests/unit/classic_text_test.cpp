@@ -153,6 +153,17 @@ TEST(ByteMasks, SimdAndPortableClassesAgree) {
     ASSERT_EQ(bytes::zero_words(words), bytes::zero_words_portable(words)) << trial;
     const std::uint64_t x = rng();
     ASSERT_EQ(bytes::popcount(x), static_cast<unsigned>(std::popcount(x)));
+    // Runs of nine, against the eight shifts: random masks, and runs that
+    // cross the block's end.
+    const auto nine_by_shifts = [](std::uint64_t mask, std::uint64_t next) {
+      std::uint64_t r = mask;
+      for (unsigned k = 1; k < 9; ++k) r &= (mask >> k) | (next << (64 - k));
+      return r;
+    };
+    const std::uint64_t mask = rng() | rng() | rng(), next = rng() | rng();
+    ASSERT_EQ(bytes::runs_of_nine(mask, next), nine_by_shifts(mask, next)) << trial;
+    const std::uint64_t high = ~std::uint64_t{0} << (trial % 64), low = ~std::uint64_t{0} >> (trial % 64);
+    ASSERT_EQ(bytes::runs_of_nine(high, low), nine_by_shifts(high, low)) << trial;
   }
 }
 

@@ -154,19 +154,15 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
     // No run of 9 digits starts in this block: every number ending here has
     // at most 8 (one carried in from before ends here but is not parsed here).
     bool short_ids = false;
-    if constexpr (simd::kParse4) {
-      std::uint64_t nine = digits;
-      for (unsigned k = 1; k < 9; ++k) nine &= (digits >> k) | (next.digit << (64 - k));
-      short_ids = nine == 0;
-    }
+    if constexpr (simd::kParse4) short_ids = bytes::runs_of_nine(digits, next.digit) == 0;
     const auto put = [&](std::uint64_t v) {
       worst = std::max(worst, v - id_base);
       out[idx++] = static_cast<node_t>(v - id_base);
     };
-    while (lasts != 0) {
-      // Four numbers at once while four more end in this block and none of
-      // its numbers has 9 digits or more: their digits in one register.
-      if (simd::kParse4 && short_ids && bytes::popcount(lasts) >= 4) {
+    // Four numbers at once while four more end in this block and none of
+    // its numbers has 9 digits or more: their digits in one register.
+    if (simd::kParse4 && short_ids) {
+      for (unsigned fours = bytes::popcount(lasts) / 4; fours > 0; --fours) {
         std::uint64_t first[4], last[4];
         for (unsigned j = 0; j < 4; ++j) {
           first[j] = static_cast<std::uint64_t>(std::countr_zero(starts));
@@ -176,8 +172,9 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
         }
         simd::parse4(blk, first, last, id_base, out + idx, simd_worst);
         idx += 4;
-        continue;
       }
+    }
+    while (lasts != 0) {
       const auto first = static_cast<unsigned>(std::countr_zero(starts));
       const unsigned len = static_cast<unsigned>(std::countr_zero(lasts)) - first + 1;
       starts &= starts - 1;

@@ -218,6 +218,16 @@ inline std::uint64_t run_starts(std::uint64_t mask, bool carry_in) {
   return mask & ~((mask << 1) | std::uint64_t{carry_in});
 }
 
+/// Bit i set where bits i..i+8 of `mask` are all set, the bits past 63
+/// taken from `next` (the following block's mask): where a run of nine or
+/// more starts, in four steps of doubling width rather than eight shifts.
+inline std::uint64_t runs_of_nine(std::uint64_t mask, std::uint64_t next) {
+  const std::uint64_t two = mask & ((mask >> 1) | (next << 63)), two_next = next & (next >> 1);
+  const std::uint64_t four = two & ((two >> 2) | (two_next << 62)), four_next = two_next & (two_next >> 2);
+  const std::uint64_t eight = four & ((four >> 4) | (four_next << 60));
+  return eight & ((mask >> 8) | (next << 56));
+}
+
 /// The bits of `events` that directly follow a bit of `from` (a subset of
 /// events), or that follow bit -1 when carry_in: each bit of `from`, shifted
 /// on by one, ripples by an addition through the bits not in `events` to the
