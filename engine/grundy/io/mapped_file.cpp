@@ -85,7 +85,7 @@ int register_mapping(const char* begin, std::size_t size, const std::string& nam
 
 }  // namespace
 
-MappedFile::MappedFile(const std::string& path) : name_(path == "-" ? "<stdin>" : path) {
+MappedFile::MappedFile(const std::string& path, Pages pages) : name_(path == "-" ? "<stdin>" : path) {
   if (path.empty()) throw InputError("an input path is empty");
   const bool is_stdin = path == "-";
   const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -111,9 +111,11 @@ MappedFile::MappedFile(const std::string& path) : name_(path == "-" ? "<stdin>" 
   }
   size_ = static_cast<std::size_t>(st.st_size);
   if (size_ == 0) return;
-  // Every page is read in up front (MAP_POPULATE), so the file counts.
+  // Every page is read in (up front, with MAP_POPULATE, or as it is
+  // first read), so the file counts.
   require_memory(size_, name_, "mapping this file of " + std::to_string(size_) + " bytes");
-  mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  const int populate = pages == Pages::up_front ? MAP_POPULATE : 0;
+  mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | populate, fd, 0);
   if (mapping_ == MAP_FAILED) {
     mapping_ = nullptr;
     fail(name_, "cannot map");

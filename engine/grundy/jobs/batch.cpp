@@ -272,7 +272,7 @@ bool ItemProducer::next(Item& item, InstanceResult& where) {
     }
     std::shared_ptr<const MappedFile> mapped;
     try {
-      mapped = std::make_shared<const MappedFile>(in.path);
+      mapped = std::make_shared<const MappedFile>(in.path, MappedFile::Pages::on_first_read);
     } catch (const InputError& e) {
       item = {.open_error = e.what()};
       return true;
