@@ -153,6 +153,10 @@ struct Tuning {
   /// of 64 or more cannot be their mex); the others a bitset. The batches'
   /// 1-byte degrees rely on it.
   static constexpr std::size_t word_mex_degrees = 64;
+  /// The bitset mex asks for the value of the successor this many ahead:
+  /// a row's gathers miss at random, and more of them overlap than the
+  /// core's window holds (docs/TUNING.md#wide-mex-prefetch).
+  static constexpr std::size_t wide_mex_prefetch = 48;
   /// Rows of up to this many successors may be read as this many slots, the
   /// ones past the degree masked (mex_masked, in graphs that fit in cache).
   static constexpr std::size_t masked_slots = 8;
