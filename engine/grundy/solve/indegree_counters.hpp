@@ -38,6 +38,7 @@
 #include "grundy/primitives/simd/byte_masks.hpp"
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/core/huge_array.hpp"
+#include "grundy/solve/tuning.hpp"
 
 namespace grundy {
 
@@ -136,12 +137,18 @@ class BasicNarrowInDegrees {
     for (std::size_t i = 0; i < count; ++i) decrement_at(low, static_cast<node_t>(targets[i]));
   }
 
+  /// remove() for each of targets[0, count), the counter Tuning::
+  /// narrow_round_prefetch targets ahead asked for as each is counted down
+  /// (a staged round's counters miss at random: docs/TUNING.md#narrow-rounds).
   template <class Target>
   std::size_t remove_all(const Target* __restrict targets, std::size_t count, node_t* __restrict ready) {
     std::uint8_t* const low = low_.data();
     std::size_t k = 0;
-    for (std::size_t i = 0; i < count; ++i)
+    constexpr std::size_t ahead = Tuning::narrow_round_prefetch;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + ahead < count) __builtin_prefetch(low + targets[i + ahead], 1);
       if (remove_at(low, static_cast<node_t>(targets[i]))) ready[k++] = static_cast<node_t>(targets[i]);
+    }
     return k;
   }
 

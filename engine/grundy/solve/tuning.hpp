@@ -124,6 +124,9 @@ struct Tuning {
   /// Kahn rounds prefetch a node's offsets this many nodes ahead, and its
   /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
   static constexpr std::size_t layering_prefetch_offsets = 64, layering_prefetch_row = 32;
+  /// A staged narrow round past the cache asks for the counter of the
+  /// target this many ahead as it counts each down (docs/TUNING.md#narrow-rounds).
+  static constexpr std::size_t narrow_round_prefetch = 32;
 
   /// Up to this many threads the depth-first pass is taken (measured on 2
   /// cores; more threads keep the parallel passes, not measured against it).
