@@ -120,10 +120,10 @@ inline std::uint64_t parse_id(const char* p, unsigned len) {
 // says where every number starts and where it ends, so its numbers are
 // parsed independently (several in flight) rather than each waiting for the
 // previous one's end. It takes a block only when that block and the next
-// hold nothing but digits and whitespace, no number past `need`, and every id
-// in range; otherwise it stops and returns the token boundary from which the
+// hold nothing but digits and whitespace and no number past `need`;
+// otherwise it stops and returns the token boundary from which the
 // byte-at-a-time loop goes on (and reports the error), with `idx` at that
-// point's count. Needs end - begin >= 128 to start. Kept in one piece: it
+// point's count. An id out of range sends the byte loop back to `begin`. Needs end - begin >= 128 to start. Kept in one piece: it
 // is the parser's hot loop, and its state (masks, count, carry) stays in
 // registers from block to block.
 std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, const IdRules& rules, node_t* out,
@@ -135,6 +135,8 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
   const std::uint64_t id_base = rules.base;
   std::uint64_t idx = idx_io;
   bool carry = false;  // a number runs from the previous block into this one (already parsed)
+  std::uint64_t worst = 0;  // the largest value - base, wrapping below base
+  simd::Worst4 simd_worst;  // the same for the four-at-once path, per lane
   bytes::Masks cur = bytes::classify(blk);
   for (; blk <= last_block; blk += 64) {
     const bytes::Masks next = bytes::classify(blk + 64);
@@ -148,9 +150,6 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
     // a number running on into the next block has a start here and no last.
     std::uint64_t lasts = digits & ~((digits >> 1) | (next.digit << 63));
     if (carry) lasts &= lasts - 1;
-    const std::uint64_t block_first = idx;
-    std::uint64_t worst = 0;  // the largest value - base, wrapping below base
-    simd::Worst4 simd_worst;  // the same for the four-at-once path, per lane
     // No run of 9 digits starts in this block: every number ending here has
     // at most 8 (one carried in from before ends here but is not parsed here).
     bool short_ids = false;
@@ -189,15 +188,15 @@ std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, c
       const auto first = static_cast<unsigned>(std::countr_zero(starts));
       put(parse_id(blk + first, 64 - first + spill));
     }
-    if constexpr (simd::kParse4) worst = std::max<std::uint64_t>(worst, simd::max_lane(simd_worst));
-    if (worst >= rules.limit) {  // let the byte loop find and report the bad id
-      idx = block_first;
-      break;
-    }
     resume = blk + 64 + (runs_on ? spill : 0);
     carry = runs_on;
     cur = next;
   }
+  // An id out of range, found once at the end rather than block by block:
+  // the byte loop parses the range again from its start, and stops at the
+  // first such id to report it.
+  if constexpr (simd::kParse4) worst = std::max<std::uint64_t>(worst, simd::max_lane(simd_worst));
+  if (worst >= rules.limit) return begin;
   idx_io = idx;
   return static_cast<std::size_t>(resume - base);
 }
