@@ -282,8 +282,10 @@ TEST(ClassicText, LineBreaksCountLfAndLoneCr) {
   std::mt19937 rng(5);
   const char alphabet[] = {'\n', '\r', 'a', ' ', '1'};
   for (unsigned round = 0; round < 2000; ++round) {
-    std::string text(rng() % 300, ' ');
-    for (char& c : text) c = alphabet[rng() % 5];
+    // Mostly short texts; some long ones (past 255 steps of 32 bytes, the
+    // counters' span), some all LFs (every counter full).
+    std::string text(round % 50 == 0 ? 8000 + rng() % 12000 : rng() % 300, ' ');
+    for (char& c : text) c = round % 100 == 0 ? '\n' : alphabet[rng() % 5];
     const std::size_t from = text.empty() ? 0 : rng() % text.size(), to = from + rng() % (text.size() - from + 2);
     std::uint64_t want = 0;
     for (std::size_t i = from; i < std::min(to, text.size()); ++i)

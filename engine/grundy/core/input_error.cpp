@@ -1,9 +1,8 @@
 #include "grundy/core/input_error.hpp"
 
-#include <cstring>
-
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace grundy {
 
@@ -11,18 +10,23 @@ std::uint64_t line_breaks(std::string_view text, std::size_t from, std::size_t t
   to = std::min(to, text.size());
   if (from >= to) return 0;
   // LFs and CRs by a loop the compiler vectorizes (the batch's framer counts
-  // every byte of a stream here), into 16-bit sums: the lanes it widens
-  // each byte to are then 16 bits, not 64. Then the CRs, which most text
-  // has none of, found one by one: a CR followed by an LF is that LF's
-  // break, not one of its own.
+  // every byte of a stream here): 32 byte-wide counters, one per byte of a
+  // 32-byte step, so that no lane is widened, summed every 255 steps
+  // before one can wrap. Then the CRs, which most text has none of, found
+  // one by one: a CR followed by an LF is that LF's break, not one of its own.
   const char* const p = text.data();
   std::uint64_t breaks = 0;
-  for (std::size_t i = from; i < to;) {
-    const std::size_t end = std::min(to, i + 65535);
-    std::uint16_t sum = 0;
-    for (; i < end; ++i) sum = static_cast<std::uint16_t>(sum + (p[i] == '\n') + (p[i] == '\r'));
-    breaks += sum;
+  std::size_t i = from;
+  constexpr std::size_t kLanes = 32, kSteps = 255;
+  while (to - i >= kLanes) {
+    std::uint8_t lane[kLanes] = {};
+    const std::size_t steps = std::min(kSteps, (to - i) / kLanes);
+    for (std::size_t k = 0; k < steps; ++k, i += kLanes)
+      for (std::size_t j = 0; j < kLanes; ++j)
+        lane[j] = static_cast<std::uint8_t>(lane[j] + ((p[i + j] == '\n') | (p[i + j] == '\r')));
+    for (const std::uint8_t c : lane) breaks += c;
   }
+  for (; i < to; ++i) breaks += static_cast<std::uint64_t>(p[i] == '\n' || p[i] == '\r');
   for (const char* cr = static_cast<const char*>(std::memchr(p + from, '\r', to - from)); cr != nullptr;
        cr = static_cast<const char*>(std::memchr(cr + 1, '\r', static_cast<std::size_t>(p + to - cr - 1)))) {
     const std::size_t at = static_cast<std::size_t>(cr - p);
