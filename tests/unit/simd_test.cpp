@@ -86,7 +86,7 @@ TEST(Simd, PairSplitAgreesWithItsPortableTwin) {
     const std::uint32_t before = trial % 7 == 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(rng() % 6);
     std::uint32_t fast[8], plain[8];
     const simd::PairsFound f = simd::split_pairs8(pairs, before, fast);
-    const simd::PairsFound g = simd::split_pairs8_portable(pairs, before, plain);
+    const simd::PairsFound g = simd::split_pairs_portable(pairs, 8, before, plain);
     ASSERT_EQ(std::memcmp(fast, plain, sizeof fast), 0) << trial;
     ASSERT_EQ(f.loops, g.loops) << trial;
     ASSERT_EQ(f.ordered, g.ordered) << trial;

@@ -123,9 +123,10 @@ inline std::uint64_t parse_id(const char* p, unsigned len) {
 // hold nothing but digits and whitespace and no number past `need`;
 // otherwise it stops and returns the token boundary from which the
 // byte-at-a-time loop goes on (and reports the error), with `idx` at that
-// point's count. An id out of range sends the byte loop back to `begin`. Needs end - begin >= 128 to start. Kept in one piece: it
-// is the parser's hot loop, and its state (masks, count, carry) stays in
-// registers from block to block.
+// point's count. An id out of range sends the byte loop back to `begin`.
+// Needs end - begin >= 128 to start. Kept in one piece: it is the parser's
+// hot loop, and its state (masks, count, carry) stays in registers from
+// block to block.
 std::size_t parse_blocks(const char* base, std::size_t begin, std::size_t end, const IdRules& rules, node_t* out,
                          std::uint64_t& idx_io) {
   if (end - begin < 128) return begin;

@@ -30,19 +30,13 @@ bool grouped_rows(node_t n, std::span<const node_t> pairs, OwnedGame& out, const
     node_t before = b == 0 ? 0 : p[2 * b - 2];
     std::size_t first_loop = SIZE_MAX;
     bool in_order = true;
-    std::size_t i = b;
-    for (; i + 8 <= e && in_order; i += 8) {
-      const simd::PairsFound f = simd::split_pairs8(p + 2 * i, before, targets + i);
+    for (std::size_t i = b; i < e && in_order; i += 8) {
+      const std::size_t take = std::min<std::size_t>(8, e - i);  // the block's last pairs may be fewer
+      const simd::PairsFound f = take == 8 ? simd::split_pairs8(p + 2 * i, before, targets + i)
+                                           : simd::split_pairs_portable(p + 2 * i, take, before, targets + i);
       in_order = f.ordered;
       if (f.loops != 0 && first_loop == SIZE_MAX) first_loop = i + static_cast<std::size_t>(std::countr_zero(f.loops));
-      before = p[2 * i + 14];
-    }
-    for (; i < e && in_order; ++i) {
-      const node_t s = p[2 * i], t = p[2 * i + 1];
-      in_order = s >= before;
-      before = s;
-      targets[i] = t;
-      if (s == t && first_loop == SIZE_MAX) first_loop = i;
+      before = p[2 * (i + take) - 2];
     }
     if (!in_order) grouped.store(false, std::memory_order_relaxed);
     if (first_loop != SIZE_MAX) lower_to(loop, first_loop);

@@ -32,8 +32,8 @@ class MappedFile {
   /// How a mapped file's pages come in: all at once as it is mapped (a
   /// solver then reads them in any order), or as they are first read (a
   /// batch reads its files front to back, and the workers that read them
-  /// share the faults, where mapping them all took one thread 50 ms of a
-  /// 534 MB stream before any instance was solved).
+  /// share the faults instead of one thread taking them all before any
+  /// instance is solved: docs/TUNING.md#batch-pages).
   enum class Pages { up_front, on_first_read };
 
   /// Opens `path` ("-" is stdin). Throws InputError naming the path on failure.

@@ -543,18 +543,18 @@ class KahnRounds {
       const node_t u = order_[i];
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
-      if (d <= slots && first + slots <= g_.m) {
-        __builtin_memcpy(buf + fill, targets + first, slots * sizeof(node_t));
-        fill += d;
-        if (fill < batch) continue;
-      } else {
+      if (d > slots || first + slots > g_.m) {
         apply(buf, fill);
         fill = 0;
         apply(targets + first, d);
         continue;
       }
-      apply(buf, fill);
-      fill = 0;
+      __builtin_memcpy(buf + fill, targets + first, slots * sizeof(node_t));
+      fill += d;
+      if (fill >= batch) {
+        apply(buf, fill);
+        fill = 0;
+      }
     }
     apply(buf, fill);
   }

@@ -7,6 +7,7 @@
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/trace.hpp"
 #include "grundy/solve/locality_order.hpp"
+#include "grundy/primitives/simd/mex8.hpp"
 #include "grundy/solve/mex.hpp"
 #include "grundy/solve/solver.hpp"
 
@@ -34,6 +35,8 @@ struct MexScratch {
 // them lost on two threads (docs/TUNING.md#degree-runs). Otherwise, a row
 // of at most Tuning::masked_slots successors that ends that many slots or
 // more before `masked_end` takes the masked body (0: none does).
+static_assert(Tuning::masked_slots == 8, "the masked body (simd::mex8) reads 8 slots");
+
 template <bool Identity, class Sg, class Target>
 void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
@@ -58,7 +61,7 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
       if (d <= Tuning::masked_slots && first + Tuning::masked_slots <= masked_end) {
-        sg[u] = mex_masked<Tuning::masked_slots>(targets + first, d, sg);
+        sg[u] = simd::mex8(targets + first, d, sg);
       } else {
         sg[u] = mex(targets + first, d, sg);
       }

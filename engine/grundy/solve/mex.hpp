@@ -11,12 +11,10 @@
 #include <bit>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "grundy/core/csr_graph.hpp"
-#include "grundy/primitives/simd/mex8.hpp"
 #include "grundy/solve/tuning.hpp"
 
 namespace grundy {
@@ -75,17 +73,6 @@ inline Sg mex_word(const Target* succ, std::size_t d, const Sg* sg) {
   } else {
     for (std::size_t i = 0; i < d; ++i) seen |= mex_bit(sg[succ[i]]);
   }
-  return static_cast<Sg>(std::countr_one(seen));
-}
-
-/// The mex of d <= D successors, reading exactly D row slots (the caller
-/// guarantees they exist): the slots past d are masked out, so the body is
-/// the same for every degree and nothing is mispredicted when degrees vary.
-template <std::size_t D, class Sg, class Target>
-inline Sg mex_masked(const Target* succ, std::size_t d, const Sg* sg) {
-  if constexpr (D == 8 && std::is_same_v<Target, std::uint32_t>) return simd::mex8(succ, d, sg);
-  std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < D; ++i) seen |= mex_bit(sg[succ[i]]) & (std::uint64_t{0} - std::uint64_t{i < d});
   return static_cast<Sg>(std::countr_one(seen));
 }
 

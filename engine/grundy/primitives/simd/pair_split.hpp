@@ -9,6 +9,7 @@
 // the other.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #if defined(__AVX2__)
@@ -25,9 +26,11 @@ struct PairsFound {
   bool ordered = true;
 };
 
-inline PairsFound split_pairs8_portable(const std::uint32_t* pairs, std::uint32_t before, std::uint32_t* targets) {
+/// split_pairs8 for the first `count` pairs (8 or fewer), one at a time.
+inline PairsFound split_pairs_portable(const std::uint32_t* pairs, std::size_t count, std::uint32_t before,
+                                       std::uint32_t* targets) {
   PairsFound f;
-  for (unsigned i = 0; i < 8; ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     const std::uint32_t s = pairs[2 * i], t = pairs[2 * i + 1];
     targets[i] = t;
     f.loops |= static_cast<std::uint32_t>(s == t) << i;
@@ -74,7 +77,7 @@ inline PairsFound split_pairs8(const std::uint32_t* pairs, std::uint32_t before,
   const std::uint32_t ordered = detail::lane_mask(_mm256_cmpeq_epi32(_mm256_max_epu32(s, prev), s));
   return {detail::lane_mask(_mm256_cmpeq_epi32(s, t)), ordered == 0xFF};
 #else
-  return split_pairs8_portable(pairs, before, targets);
+  return split_pairs_portable(pairs, 8, before, targets);
 #endif
 }
 
