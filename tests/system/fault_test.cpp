@@ -48,14 +48,15 @@ TEST(Faults, FileSizeLimitFailsCleanly) {
   }
 }
 
-// A shell line that starts `gen_command` in the background, sends it
-// signal `sig` once it writes into `dir` (its unnamed output open there:
-// its handlers are in place by then, so a loaded machine cannot send the
-// signal before them, when a background job ignores SIGINT and SIGQUIT),
-// and prints its exit status.
-std::string signal_while_writing(const std::string& gen_command, const TempDir& dir, const std::string& sig) {
-  return gen_command + " & pid=$!; i=0; while [ $i -lt 1200 ] && ! ls -l /proc/$pid/fd 2>/dev/null | grep -q -- '" +
-         dir.path() + "/'; do sleep 0.05; i=$((i + 1)); done; kill -" + sig + " $pid; wait $pid; echo $?";
+// A shell line that starts a generator writing a 200M-edge graph to `out`
+// in `dir` in the background, sends it signal `sig` once it writes there
+// (its unnamed output open: its handlers are in place by then, so a loaded
+// machine cannot send the signal before them, when a background job
+// ignores SIGINT and SIGQUIT), and prints its exit status.
+std::string signal_while_writing(const TempDir& dir, const std::string& out, const std::string& sig) {
+  return "$GRUNDY gen --nodes 20000000 --edges 200000000 " + dir.file(out) +
+         " & pid=$!; i=0; while [ $i -lt 1200 ] && ! ls -l /proc/$pid/fd 2>/dev/null | grep -q -- '" + dir.path() +
+         "/'; do sleep 0.05; i=$((i + 1)); done; kill -" + sig + " $pid; wait $pid; echo $?";
 }
 
 TEST(Faults, InterruptedWritersLeaveNothing) {
@@ -63,8 +64,7 @@ TEST(Faults, InterruptedWritersLeaveNothing) {
   TempDir dir;
   for (const char* sig : {"TERM", "INT"}) {
     for (const char* out : {"big.gcsr", "big.txt"}) {
-      const auto r =
-          run_shell(signal_while_writing("$GRUNDY gen --nodes 20000000 --edges 200000000 " + dir.file(out), dir, sig));
+      const auto r = run_shell(signal_while_writing(dir, out, sig));
       EXPECT_NE(r.out, "0\n") << "the writer finished before the signal: make it bigger";
       expect_empty(dir);
     }
@@ -76,8 +76,7 @@ TEST(Faults, KilledOrSignalledWritersLeaveNothing) {
   // until it is complete. The other fatal signals unlink what has a name.
   TempDir dir;
   for (const char* sig : {"KILL", "USR1", "ALRM", "PIPE", "QUIT"}) {
-    const auto r = run_shell(
-        signal_while_writing("$GRUNDY gen --nodes 20000000 --edges 200000000 " + dir.file("big.txt"), dir, sig));
+    const auto r = run_shell(signal_while_writing(dir, "big.txt", sig));
     EXPECT_NE(r.out, "0\n") << sig << ": the writer finished before the signal";
     expect_empty(dir);
   }

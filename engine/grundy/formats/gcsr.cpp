@@ -90,8 +90,8 @@ class FirstFailure {
 
 // Runs check(i) for i in [0, count) in parallel; returns the first failing
 // i. A block of indices is checked in a loop with no exit, which the
-// compiler vectorizes (a file's checks then read it at memory speed), and
-// only a block that fails is searched for its first failure.
+// compiler vectorizes, and only a block that fails is searched for its
+// first failure.
 template <class Check>
 std::uint64_t first_failing(const ParallelConfig& pc, std::uint64_t count, const Check& check) {
   constexpr std::size_t kBlock = 4096;

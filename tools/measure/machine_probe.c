@@ -1,0 +1,119 @@
+// What this machine gives, apart from grundy: the figures behind
+// docs/TUNING.md#first-touch and the second-thread ceilings quoted in
+// results/LOG.md.
+//   cc -O3 -march=x86-64-v3 -pthread tools/measure/machine_probe.c -o /tmp/machine_probe
+//   /tmp/machine_probe FILE   # FILE: any large file, e.g. a .gcsr
+// Prints: how much a second thread gains on a loop that touches no memory;
+// what 48 MiB of new anonymous memory costs on its first write, asked for
+// page by page, with MADV_POPULATE_WRITE, and with MADV_HUGEPAGE; and what
+// the first and later passes over FILE mapped with MAP_POPULATE cost.
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void* spin(void* arg) {
+  (void)arg;
+  volatile unsigned long x = 0;
+  for (unsigned long i = 0; i < 400000000UL; i++) x += i;
+  return NULL;
+}
+
+// The best of three runs each way: the machine has other tenants.
+static void second_thread(void) {
+  double one = 1e9, two = 1e9;
+  for (int round = 0; round < 3; round++) {
+    double t = now();
+    spin(NULL);
+    if (now() - t < one) one = now() - t;
+    pthread_t a, b;
+    t = now();
+    pthread_create(&a, NULL, spin, NULL);
+    pthread_create(&b, NULL, spin, NULL);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    if (now() - t < two) two = now() - t;
+  }
+  printf("compute loop, best of 3: 1 thread %.3f s, 2 threads (twice the work) %.3f s: a second thread gains %.2fx\n",
+         one, two, 2 * one / two);
+}
+
+static char* fresh(size_t bytes) {
+  char* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) exit(1);
+  return p;
+}
+
+static void first_touch(void) {
+  const size_t bytes = (size_t)48 << 20;
+  char* p = fresh(bytes);
+  double t = now();
+  for (size_t i = 0; i < bytes; i += 4096) p[i] = 1;
+  printf("48 MiB new memory, a byte per 4 KiB page: %.1f ms\n", (now() - t) * 1e3);
+  munmap(p, bytes);
+
+  p = fresh(bytes);
+  t = now();
+  madvise(p, bytes, MADV_POPULATE_WRITE);
+  const double populate = now() - t;
+  t = now();
+  memset(p, 1, bytes);
+  const double first = now() - t;
+  t = now();
+  memset(p, 2, bytes);
+  printf("48 MiB with MADV_POPULATE_WRITE: %.1f ms, then memset %.1f ms, again %.1f ms\n", populate * 1e3, first * 1e3,
+         (now() - t) * 1e3);
+  munmap(p, bytes);
+
+  for (int round = 0; round < 2; round++) {
+    char* h = aligned_alloc((size_t)2 << 20, bytes);
+    madvise(h, bytes, MADV_HUGEPAGE);
+    t = now();
+    memset(h, 1, bytes);
+    printf("48 MiB with MADV_HUGEPAGE, allocation %d: first memset %.1f ms\n", round + 1, (now() - t) * 1e3);
+    free(h);
+  }
+}
+
+static void file_passes(const char* path) {
+  const int fd = open(path, O_RDONLY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    perror(path);
+    exit(1);
+  }
+  double t = now();
+  const uint32_t* w = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  if (w == MAP_FAILED) exit(1);
+  printf("%s (%.0f MB) mapped with MAP_POPULATE: %.1f ms\n", path, st.st_size / 1e6, (now() - t) * 1e3);
+  const size_t words = st.st_size / 4;
+  for (int pass = 0; pass < 3; pass++) {
+    t = now();
+    uint32_t top = 0;
+    for (size_t i = 0; i < words; i++) top = top > w[i] ? top : w[i];
+    printf("  pass %d over it: %.1f ms (max word %u)\n", pass + 1, (now() - t) * 1e3, top);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: machine_probe FILE\n");
+    return 2;
+  }
+  second_thread();
+  first_touch();
+  file_passes(argv[1]);
+  return 0;
+}
