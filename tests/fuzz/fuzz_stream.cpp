@@ -1,8 +1,9 @@
 // libFuzzer target: the batch's stream splitting (by counts, and the framer
 // that also reads the layout), and the parser on every piece they cut. Spans
 // must follow each other in order, and each must parse or be rejected
-// cleanly. A pipe's windows (WindowedFramer, windows of 1 to 97 bytes) must
-// place every instance exactly as the framer does on the whole text.
+// cleanly. A pipe's windows (WindowedFramer, windows of 1 to 97 bytes), and
+// a file's (any bytes), must place every instance exactly as the framer does
+// on the whole text.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -59,6 +60,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   while (const auto f = again.next())
     whole.emplace_back(std::string(text.substr(f->span.begin, f->span.end - f->span.begin)), f->index, f->line,
                        f->error, f->note);
+  // A file read in windows takes any bytes, and places them as the whole
+  // text does too.
+  std::vector<FramedInstance> out;
+  std::shared_ptr<const std::string> window;
+  std::vector<Placed> from_file;
+  std::size_t file_fed = 0;
+  WindowedFramer file_windows(
+      [&](char* into, std::size_t room) {
+        const std::size_t n = std::min({room, size - file_fed, std::size_t{1} + size % 7});
+        std::memcpy(into, text.data() + file_fed, n);
+        file_fed += n;
+        return n;
+      },
+      "fuzz", 1 + size % 61);
+  file_windows.take_any_bytes();
+  while (file_windows.next(out, window))
+    for (const FramedInstance& f : out)
+      from_file.emplace_back(window->substr(f.span.begin, f.span.end - f.span.begin), f.index, f.line, f.error,
+                             f.note);
+  if (from_file != whole) __builtin_trap();
   std::size_t fed = 0;
   WindowedFramer windows(
       [&](char* into, std::size_t room) {
@@ -68,8 +89,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return n;
       },
       "fuzz", 1 + size % 97);
-  std::vector<FramedInstance> out;
-  std::shared_ptr<const std::string> window;
   // A pipe holds text: anything else must be refused, and text never.
   const bool text_only =
       !text.starts_with("GCSR") && compressed_input_error(text, "fuzz").empty() && std::all_of(text.begin(), text.end(), [](char ch) {

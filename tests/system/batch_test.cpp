@@ -130,6 +130,42 @@ TEST(Batch, ABadInstanceNeverStopsTheRest) {
       << got[5];
 }
 
+// A file of small instances is read a window at a time (not mapped): its
+// lines, damaged instances and a byte no text holds included, are those of
+// the same bytes mapped (a `<` redirect), whose names say <stdin>.
+TEST(Batch, AFileReadInWindowsAnswersAsItsMapping) {
+  TempDir dir;
+  std::string text = read_file(stream(dir, "s.txt", 4000));
+  ASSERT_GT(text.size(), std::size_t{3} << 20);  // several 1 MiB windows
+  const std::size_t cut = text.find("\n", text.size() / 3) + 1;
+  text.erase(cut, text.find('\n', cut) + 1 - cut);  // an edge line gone
+  text[text.find("\n", 2 * text.size() / 3) + 1] = '\0';
+  const std::string s = dir.write("damaged.txt", text);
+  const auto windows = run_grundy({"batch", "-q", s});
+  const auto mapped = test_support::run_shell("\"$GRUNDY\" batch -q - < '" + s + "'");
+  EXPECT_EQ(windows.exit_code, 1);
+  EXPECT_EQ(mapped.exit_code, 1);
+  std::string want = mapped.out, got = windows.out;
+  for (std::size_t at; (at = got.find(s)) != std::string::npos;) got.replace(at, s.size(), "<stdin>");
+  EXPECT_EQ(lines(got).size(), 4000u);
+  EXPECT_EQ(got, want);
+  EXPECT_NE(got.find("error"), std::string::npos);
+}
+
+// A named pipe given by its path is read as it is opened, never opened
+// again for windows (that would wait for a writer that has gone: the
+// timeout turns such a hang into a failure).
+TEST(Batch, ANamedPipeGivenByPathIsReadOnce) {
+  TempDir dir;
+  const std::string s = stream(dir, "s.txt", 50), fifo = dir.file("fifo");
+  const auto r = test_support::run_shell("mkfifo '" + fifo + "' && (cat '" + s + "' > '" + fifo +
+                                         "' &) && timeout 60 \"$GRUNDY\" batch -q '" + fifo + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string want = run_grundy({"batch", "-q", s}).out;
+  for (std::size_t at; (at = want.find(s)) != std::string::npos;) want.replace(at, s.size(), fifo);
+  EXPECT_EQ(r.out, want);
+}
+
 TEST(Batch, JsonLinesAndVerify) {
   TempDir dir;
   const std::string s = stream(dir, "s.txt", 5);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -483,6 +484,7 @@ std::optional<FramedInstance> StreamFramer::next_free_form() {
 std::optional<FramedInstance> StreamFramer::next_line_laid() {
   const std::size_t line = pos_;
   const Frame f = cached_line_ == line ? cached_ : whole_frame(line);
+  if (!f.clean && stop_at_end_ && t_reached_end) return placed_at_end(line, text_.size());
   if (!f.clean) return bad_region(line, f, false);
   if (f.next == text_.size()) {
     done_ = true;
@@ -495,6 +497,7 @@ std::optional<FramedInstance> StreamFramer::next_line_laid() {
     pos_ = f.next;
     return make(line, f.end);
   }
+  if (stop_at_end_ && t_reached_end) return placed_at_end(line, f.end);
   const std::size_t anchor = find_anchor(f.next);
   if (g.header) {
     // The next header frames badly. With numbers after it, it is a damaged
@@ -515,6 +518,14 @@ std::optional<FramedInstance> StreamFramer::next_line_laid() {
   pos_ = anchor;
   if (anchor == text_.size()) done_ = true;
   return first;
+}
+
+// With stop_at_end: the instance at `begin`, whose placement looked at the
+// window's end, and the window's last (it is placed again with the bytes
+// after the window; searching on for anchors here would be wasted).
+std::optional<FramedInstance> StreamFramer::placed_at_end(std::size_t begin, std::size_t end) {
+  done_ = true;
+  return make(begin, end);
 }
 
 // An instance whose end is not certain: it runs to the next anchor. The
@@ -553,6 +564,59 @@ std::vector<InstanceSpan> split_instances(std::string_view text, std::size_t fro
   return spans;
 }
 
+// Windows given back by their last reader, kept for the next ones: a page
+// that this process has not written yet costs more to fault in than the
+// bytes cost to copy (docs/TUNING.md#batch-windows), and a window per pause
+// in a pipe would otherwise fault in its pages every time.
+class WindowPool {
+ public:
+  explicit WindowPool(std::size_t largest) : largest_(largest) {}
+
+  std::string take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) return {};
+    std::string s = std::move(free_.back());
+    free_.pop_back();
+    return s;
+  }
+
+  // Keeps a few windows of ordinary size; a window grown for a giant
+  // instance goes back to the allocator.
+  void give(std::string&& s) {
+    if (s.capacity() > largest_) return;
+    s.clear();
+    std::lock_guard lock(mutex_);
+    if (free_.size() < kKept) free_.push_back(std::move(s));
+  }
+
+ private:
+  static constexpr std::size_t kKept = 8;
+  std::size_t largest_;
+  std::mutex mutex_;
+  std::vector<std::string> free_;
+};
+
+WindowedFramer::WindowedFramer(Reader read, std::string name, std::size_t window, Idle idle)
+    : read_(std::move(read)),
+      idle_(std::move(idle)),
+      name_(std::move(name)),
+      window_(window),
+      staging_(std::min<std::size_t>(window, std::size_t{1} << 18)),
+      pool_(std::make_shared<WindowPool>(4 * window)) {}
+
+WindowedFramer::~WindowedFramer() = default;
+
+// carry_ as a window shared with the instances' readers (it goes back to
+// the pool after the last of them), and a recycled carry_ in its place.
+std::shared_ptr<const std::string> WindowedFramer::share_carry() {
+  auto* window = new std::string(std::move(carry_));
+  carry_ = pool_->take();
+  return std::shared_ptr<const std::string>(window, [pool = pool_](const std::string* w) {
+    pool->give(std::move(*const_cast<std::string*>(w)));
+    delete w;
+  });
+}
+
 bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<const std::string>& text) {
   out.clear();
   if (done_) return false;
@@ -573,6 +637,7 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
       framer.emplace(carry_, *resume_);
     else
       framer.emplace(carry_);
+    if (!eof_) framer->stop_at_end();
     // Placed for good: the instances before the first whose placement
     // reached the window's end (the second of a pair shares the first's).
     std::size_t settled = SIZE_MAX;
@@ -583,8 +648,7 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
       t_reached_end = false;
     }
     if (eof_) {
-      text = std::make_shared<const std::string>(std::move(carry_));
-      carry_.clear();
+      text = share_carry();
       done_ = true;
       return true;
     }
@@ -596,8 +660,8 @@ bool WindowedFramer::next(std::vector<FramedInstance>& out, std::shared_ptr<cons
     if (keep_from > 0) {
       const FramedInstance& first_kept = out[keep_from];
       resume_ = StreamFramer::Resume{framer->line_laid(), first_kept.index, first_kept.line};
-      text = std::make_shared<const std::string>(std::move(carry_));
-      carry_ = text->substr(first_kept.span.begin);
+      text = share_carry();
+      carry_.assign(*text, first_kept.span.begin);
       consumed_ += first_kept.span.begin;
       line_ = first_kept.line;
       checked_ = carry_.size();
@@ -657,8 +721,7 @@ bool WindowedFramer::settle_at_pause(const StreamFramer& framer, std::vector<Fra
                                  line_ + line_breaks(carry_, 0, carry_.size())};
   line_ = resume_->line;
   consumed_ += carry_.size();
-  text = std::make_shared<const std::string>(std::move(carry_));
-  carry_.clear();
+  text = share_carry();
   checked_ = 0;
   return true;
 }
@@ -670,34 +733,24 @@ void WindowedFramer::read_until(std::size_t target, bool may_pause) {
   if (target > memory_budget_bytes())
     throw InputError(name_ + ": one instance of this stream runs past the " +
                      std::to_string(memory_budget_bytes() >> 20) + " MiB of memory this process may use");
-  // In steps of a window at least, so that memory is touched only as bytes
-  // arrive, and the reader fills each step in place.
+  // Through the staging buffer, so that carry_ grows only by what arrived
+  // (no zeroed room ahead of the reads: a pipe fills a read or two between
+  // pauses).
   const std::size_t start = filled;
   while (!eof_ && !paused_ && filled < target) {
-    carry_.resize(std::min(target, filled + std::max(window_, filled / 4)));
-    while (!eof_ && filled < carry_.size()) {
-      std::size_t got = 0;
-      try {
-        got = read_(carry_.data() + filled, carry_.size() - filled);
-      } catch (...) {
-        carry_.resize(filled);
-        throw;
-      }
-      filled += got;
-      eof_ = got == 0;
-      if (may_pause && !eof_ && filled > start && idle_ && idle_()) {
-        paused_ = true;
-        break;
-      }
-    }
+    const std::size_t got = read_(staging_.data(), std::min(staging_.size(), target - filled));
+    carry_.append(staging_.data(), got);
+    filled += got;
+    eof_ = got == 0;
+    if (may_pause && !eof_ && filled > start && idle_ && idle_()) paused_ = true;
   }
-  carry_.resize(filled);
   check_text(checked_);
 }
 
 // What a pipe's bytes may be: text. A .gcsr or compressed data is said by
 // name; any other byte outside text fails on the block it arrives in.
 void WindowedFramer::check_text(std::size_t from) {
+  if (!text_only_) return;
   if (consumed_ == 0 && from < 4) {
     if (carry_.starts_with("GCSR"))
       throw InputError(name_ + ": a .gcsr through a pipe: give batch its path (a .gcsr is mapped, not streamed)");

@@ -75,6 +75,10 @@ class StreamFramer {
     std::uint64_t line = 1;
   };
   StreamFramer(std::string_view text, const Resume& resume);
+  /// The text is a window that the stream goes on past, whose instances
+  /// from the first whose placement looks at its end are framed again in
+  /// the next window: that one is given as it starts, and it is the last.
+  void stop_at_end() { stop_at_end_ = true; }
   std::optional<FramedInstance> next();
   bool line_laid() const { return line_laid_; }
 
@@ -115,6 +119,7 @@ class StreamFramer {
   FramedInstance make_damaged(std::size_t begin, std::size_t end);
   std::optional<FramedInstance> bad_region(std::size_t line, const Frame& f, bool ambiguous);
   std::optional<FramedInstance> next_line_laid();
+  std::optional<FramedInstance> placed_at_end(std::size_t begin, std::size_t end);
   std::optional<FramedInstance> next_free_form();
 
   std::string_view text_;
@@ -125,6 +130,7 @@ class StreamFramer {
   bool line_laid_ = false;
   bool resumed_ = false;  // text_ is a later window of a stream, never the whole of it
   bool done_ = false;
+  bool stop_at_end_ = false;
   std::optional<FramedInstance> queued_;  // the second of two instances placed at once
   std::size_t anchor_from_ = SIZE_MAX;    // find_anchor's last question and answer
   std::size_t anchor_ = SIZE_MAX;
@@ -143,6 +149,8 @@ class StreamFramer {
 /// never cut. Bytes no text instance holds (and a .gcsr, or compressed data,
 /// which a stream cannot be) are an InputError as soon as they arrive, and
 /// so is a window past the memory budget.
+class WindowPool;
+
 class WindowedFramer {
  public:
   /// Fills `into` with up to `room` bytes; returns 0 at the stream's end.
@@ -157,8 +165,13 @@ class WindowedFramer {
   /// producer's instances are answered before it writes more. (The one
   /// difference from framing the whole stream: bytes after a pause that
   /// are not an instance are their own error, not the previous instance's.)
-  WindowedFramer(Reader read, std::string name, std::size_t window, Idle idle = {})
-      : read_(std::move(read)), idle_(std::move(idle)), name_(std::move(name)), window_(window) {}
+  WindowedFramer(Reader read, std::string name, std::size_t window, Idle idle = {});
+  ~WindowedFramer();
+
+  /// A file read a window at a time: its bytes go to the parser as they
+  /// lie, as when it is mapped (its format was told from its first bytes),
+  /// instead of being refused unless they are text.
+  void take_any_bytes() { text_only_ = false; }
 
   /// The next instances, their spans within `text` (a window, shared with
   /// whoever parses them); false at the end of the stream.
@@ -172,6 +185,7 @@ class WindowedFramer {
   void read_until(std::size_t target, bool may_pause = false);
   std::size_t read_whole_instances();
   void check_text(std::size_t from);
+  std::shared_ptr<const std::string> share_carry();
   bool settle_at_pause(const StreamFramer& framer, std::vector<FramedInstance>& out,
                        std::shared_ptr<const std::string>& text);
 
@@ -183,8 +197,11 @@ class WindowedFramer {
   std::uint64_t line_ = 1;      // the line carry_[0] is on
   std::size_t checked_ = 0;     // carry_'s bytes checked as text
   std::string carry_;           // bytes read and not yet framed for good
+  std::vector<char> staging_;   // what one read gets, appended to carry_
+  std::shared_ptr<WindowPool> pool_;
   std::optional<StreamFramer::Resume> resume_;
   bool eof_ = false, done_ = false;
+  bool text_only_ = true;
   bool paused_ = false;  // the last read_until stopped at a pause in the stream
 };
 

@@ -1,12 +1,14 @@
 #include "grundy/jobs/batch.hpp"
 #include "grundy/jobs/batch_items.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <chrono>
 #include <filesystem>
@@ -22,6 +24,7 @@
 #include "grundy/core/input_error.hpp"
 #include "grundy/core/trace.hpp"
 #include "grundy/formats/instance_stream.hpp"
+#include "grundy/formats/text_tokens.hpp"
 #include "grundy/solve/layering.hpp"
 #include "grundy/solve/level_solver.hpp"
 #include "grundy/io/mapped_file.hpp"
@@ -224,6 +227,46 @@ bool stdin_idle() {
   return ::poll(&fd, 1, 0) == 0;
 }
 
+// A file's next bytes, for the WindowedFramer; 0 at its end. The file stays
+// open while the framer holds the reader.
+WindowedFramer::Reader file_reader(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  const std::shared_ptr<const int> open(new int(fd), [](const int* f) {
+    ::close(*f);
+    delete f;
+  });
+  return [open, path](char* into, std::size_t room) -> std::size_t {
+    while (true) {
+      const ssize_t got = ::read(*open, into, room);
+      if (got >= 0) return static_cast<std::size_t>(got);
+      if (errno != EINTR) throw InputError(path + ": read failed: " + std::strerror(errno));
+    }
+  };
+}
+
+// Whether a regular text file (a named pipe's bytes are read once, as it
+// is opened) is read a window at a time instead of from its
+// mapping: when its first instance, by the header's counts, takes a
+// quarter of a window or less (a file of many instances). Its bytes are then
+// copied into windows that are used again, which costs less here than
+// faulting in a mapping's pages (docs/TUNING.md#batch-windows); an instance
+// larger than a window would grow windows of fresh memory instead.
+bool reads_in_windows(std::string_view text, std::size_t window) {
+  std::uint64_t counts[3] = {};
+  std::size_t pos = 0;
+  for (std::uint64_t& c : counts) {
+    while (pos < text.size() && text_tokens::is_space(text[pos])) ++pos;
+    const auto [end, ec] = std::from_chars(text.data() + pos, text.data() + text.size(), c);
+    if (ec != std::errc{} || end == text.data() + pos) return false;
+    pos = static_cast<std::size_t>(end - text.data());
+  }
+  const auto [n, m, k] = counts;
+  const std::uint64_t id_bytes = std::to_string(n).size() + 1;  // the widest id and its separator
+  const std::uint64_t limit = window / 4 / id_bytes;
+  return m <= limit && k <= limit && 2 * m + k <= limit;
+}
+
 bool stdin_is_stream() {
   struct stat st {};
   return ::fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
@@ -265,9 +308,7 @@ bool ItemProducer::next(Item& item, InstanceResult& where) {
       return true;
     }
     if (in.path == "-" && stdin_is_stream()) {
-      windows_.emplace(read_stdin, "<stdin>", stream_window_, stdin_idle);
-      pending_.clear();
-      pending_next_ = 0;
+      start_windows(read_stdin, "<stdin>", stdin_idle);
       continue;
     }
     std::shared_ptr<const MappedFile> mapped;
@@ -291,6 +332,19 @@ bool ItemProducer::next(Item& item, InstanceResult& where) {
       file_.reset();
       return true;
     }
+    if (std::error_code ec; in.path != "-" && std::filesystem::is_regular_file(in.path, ec) &&
+        reads_in_windows(file_->bytes, stream_window_)) {
+      try {
+        start_windows(file_reader(in.path), file_->name, {});
+      } catch (const InputError& e) {
+        item = {.open_error = e.what()};
+        file_.reset();
+        return true;
+      }
+      windows_->take_any_bytes();
+      file_.reset();
+      continue;
+    }
     framer_.emplace(file_->bytes);
     first_ = true;
     lookahead_ = framer_->next();
@@ -301,6 +355,14 @@ bool ItemProducer::next(Item& item, InstanceResult& where) {
       return true;
     }
   }
+}
+
+// Frames the input a window at a time from `read`, named `name`.
+void ItemProducer::start_windows(WindowedFramer::Reader read, const std::string& name, WindowedFramer::Idle idle) {
+  windows_.emplace(std::move(read), name, stream_window_, std::move(idle));
+  windows_name_ = name;
+  pending_.clear();
+  pending_next_ = 0;
 }
 
 // The item of one framed instance of file_, and its result's name.
@@ -322,7 +384,7 @@ bool ItemProducer::refill() {
   pending_next_ = 0;
   std::shared_ptr<const std::string> window;
   while (windows_->next(pending_, window)) {
-    file_ = std::make_shared<const Source>(Source{"<stdin>", *window, window});
+    file_ = std::make_shared<const Source>(Source{windows_name_, *window, window});
     if (!pending_.empty()) return true;
     if (windows_->whole_in_one()) {
       FramedInstance whole;

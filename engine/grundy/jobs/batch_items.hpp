@@ -55,7 +55,7 @@ std::uint64_t total_input_bytes(const std::vector<BatchInput>& inputs);
 /// Turns the inputs into items, one file at a time, in input order. A file
 /// stays mapped while an item of it is in flight (the items share it), so a
 /// batch of 100,000 files holds only a few mappings at a time; a stream on
-/// stdin is read a window at a time.
+/// stdin, and a file whose instances are small, is read a window at a time.
 class ItemProducer {
  public:
   ItemProducer(const std::vector<BatchInput>& inputs, std::size_t stream_window)
@@ -70,6 +70,7 @@ class ItemProducer {
 
  private:
   void place(const FramedInstance& here, bool only, Item& item, InstanceResult& where) const;
+  void start_windows(WindowedFramer::Reader read, const std::string& name, WindowedFramer::Idle idle);
   bool refill();
 
   const std::vector<BatchInput>& inputs_;
@@ -79,7 +80,8 @@ class ItemProducer {
   std::optional<StreamFramer> framer_;
   std::optional<FramedInstance> lookahead_;  // its next instance, found early
   bool first_ = false;
-  std::optional<WindowedFramer> windows_;  // stdin as a stream
+  std::optional<WindowedFramer> windows_;  // stdin as a stream, or a file of small instances
+  std::string windows_name_;               // its name in messages
   std::vector<FramedInstance> pending_;    // the current window's instances
   std::size_t pending_next_ = 0;
 };
