@@ -220,11 +220,14 @@ std::size_t read_stdin(char* into, std::size_t room) {
   }
 }
 
-// No byte waits on stdin now (a pipe's writer has paused; at its end a
-// read returns at once, so that is not idle).
+// No byte has come to stdin for a millisecond: a pipe's writer has paused
+// (at its end a read returns at once, so that is not idle). Not at once: a
+// writer that is only slower than the reader leaves the pipe empty after
+// nearly every read, and each pause ends a window and a chunk early
+// (docs/TUNING.md#batch-windows).
 bool stdin_idle() {
   pollfd fd{STDIN_FILENO, POLLIN, 0};
-  return ::poll(&fd, 1, 0) == 0;
+  return ::poll(&fd, 1, 1) == 0;
 }
 
 // A file's next bytes, for the WindowedFramer; 0 at its end. The file stays
