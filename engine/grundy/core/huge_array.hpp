@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -43,6 +44,23 @@ inline bool asks_huge_pages(std::size_t bytes) {
   return forced == -1 ? bytes >= kHugePagesFromBytes : forced == 1;
 }
 
+/// Arrays of this size or more on 4 KiB pages have their pages made in one
+/// call as they are allocated (populate_for_writing).
+inline constexpr std::size_t kPopulatedFromBytes = std::size_t{1} << 21;
+
+/// Asks the kernel for the whole pages inside [p, p + bytes) at once
+/// (MADV_POPULATE_WRITE), before the writers fault them in one at a time:
+/// on these VMs a page's first fault is what costs, and two threads
+/// faulting at once wait on each other (docs/TUNING.md#populated-arrays).
+/// Advice only: a kernel before 5.14 refuses it, harmlessly. The pages then
+/// lie on the allocating thread's NUMA node.
+inline void populate_for_writing(void* p, std::size_t bytes) {
+  constexpr std::uintptr_t page = 4096;
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t begin = (at + page - 1) & ~(page - 1), end = (at + bytes) & ~(page - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+}
+
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
@@ -59,7 +77,11 @@ struct HugePageAllocator {
     const std::size_t rounded = (bytes + kMinBytes - 1) & ~(kMinBytes - 1);
     void* p = std::aligned_alloc(kMinBytes, rounded);
     if (p == nullptr) throw std::bad_alloc();
-    if (asks_huge_pages(rounded)) ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
+    if (asks_huge_pages(rounded)) {
+      ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
+    } else {
+      populate_for_writing(p, rounded);
+    }
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t n) {
@@ -92,6 +114,12 @@ struct UninitializedAllocator : std::allocator<T> {
   UninitializedAllocator() = default;
   template <class U>
   UninitializedAllocator(const UninitializedAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    T* p = std::allocator<T>().allocate(n);
+    if (n * sizeof(T) >= kPopulatedFromBytes) populate_for_writing(p, n * sizeof(T));
+    return p;
+  }
+  void deallocate(T* p, std::size_t n) { std::allocator<T>().deallocate(p, n); }
   template <class U>
   void construct(U* p) {
     ::new (static_cast<void*>(p)) U;
