@@ -33,7 +33,7 @@ TEST(ClassicText, ParsesTheSample) {
   EXPECT_EQ(g.n, 6u);
   EXPECT_EQ(g.targets.size(), 8u);
   EXPECT_EQ(g.offsets, (Array<edge_t>{0, 3, 5, 7, 8, 8, 8}));
-  EXPECT_EQ(g.targets, (Array<node_t>{3, 4, 2, 0, 3, 4, 5, 4}));  // rows keep input order
+  EXPECT_EQ(g.targets, (UnzeroedArray<node_t>{3, 4, 2, 0, 3, 4, 5, 4}));  // rows keep input order
   EXPECT_EQ(g.tokens, (Array<node_t>{0, 1, 3, 5}));
 }
 

@@ -84,7 +84,7 @@ struct StoredLayers {
 struct OwnedGame {
   node_t n = 0;
   Array<edge_t> offsets{0};  ///< n+1 entries
-  Array<node_t> targets;
+  UnzeroedArray<node_t> targets;  ///< m entries, each written by the graph's builder
   Array<node_t> tokens;
 
   CsrView graph() const { return {n, static_cast<edge_t>(targets.size()), offsets.data(), targets.data()}; }

@@ -61,15 +61,23 @@ inline void populate_for_writing(void* p, std::size_t bytes) {
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
 }
 
-template <class T>
+/// Whether a vector's growth zeroes its new elements (std::vector's
+/// value-initialization) or leaves them for their writers.
+enum class Growth { zeroed, unwritten };
+
+template <class T, Growth G = Growth::zeroed>
 struct HugePageAllocator {
   using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = HugePageAllocator<U, G>;
+  };
   /// Below this size a huge page would be mostly empty: plain new.
   static constexpr std::size_t kMinBytes = std::size_t{1} << 21;
 
   HugePageAllocator() = default;
   template <class U>
-  HugePageAllocator(const HugePageAllocator<U>&) {}
+  HugePageAllocator(const HugePageAllocator<U, G>&) {}
 
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
@@ -91,8 +99,21 @@ struct HugePageAllocator {
       std::free(p);
     }
   }
+  /// Growth::unwritten: a new element of a trivial type is left unwritten.
   template <class U>
-  bool operator==(const HugePageAllocator<U>&) const {
+  void construct(U* p) {
+    if constexpr (G == Growth::unwritten) {
+      ::new (static_cast<void*>(p)) U;
+    } else {
+      ::new (static_cast<void*>(p)) U();
+    }
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  template <class U>
+  bool operator==(const HugePageAllocator<U, G>&) const {
     return true;
   }
 };
@@ -100,6 +121,14 @@ struct HugePageAllocator {
 /// The engine's array type: a std::vector on huge pages.
 template <class T>
 using Array = std::vector<T, HugePageAllocator<T>>;
+
+/// An Array whose growth leaves new elements unwritten, for an array that
+/// its builder writes whole (a graph's targets): in a one-shot solve the
+/// first write to fresh memory is what costs (docs/TUNING.md#first-touch),
+/// and the builder's parallel writers then share it, where a resize's
+/// zeroing would pay it on one thread first (docs/TUNING.md#csr-from-pairs).
+template <class T>
+using UnzeroedArray = std::vector<T, HugePageAllocator<T, Growth::unwritten>>;
 
 /// std::allocator, except that growth default-initializes: a resize leaves
 /// new elements of a trivial type unwritten, instead of zeroing them in one

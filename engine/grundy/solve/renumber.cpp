@@ -78,7 +78,7 @@ OwnedGame restore_user_ids(const GameView& game, std::span<const node_t> origina
   out.offsets = Array<edge_t>(std::size_t{g.n} + 1, 0);
   for (node_t u = 0; u < g.n; ++u) out.offsets[original_ids[u] + std::size_t{1}] = g.offsets[u + 1] - g.offsets[u];
   for (node_t u = 0; u < g.n; ++u) out.offsets[u + std::size_t{1}] += out.offsets[u];
-  out.targets = Array<node_t>(g.m);
+  out.targets = UnzeroedArray<node_t>(g.m);
   for (node_t u = 0; u < g.n; ++u) {
     edge_t at = out.offsets[original_ids[u]];
     for (const node_t v : g.successors(u)) out.targets[at++] = original_ids[v];
