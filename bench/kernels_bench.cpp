@@ -275,7 +275,7 @@ void BM_ParseClassic(benchmark::State& state) {
   // Into reused arrays, as batch workspaces do: a fresh 30 MB of arrays per
   // iteration measured anywhere from 15 to 57 ms, the page faults' noise.
   OwnedGame game;
-  SequentialArray<node_t> ids;
+  UnzeroedArray<node_t> ids;
   with_threads(state, [&](const ParallelConfig& pc) {
     for (auto _ : state) {
       parse_classic(text, {"bench", pc.threads}, game, ids);

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace grundy;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   OwnedGame game;
-  SequentialArray<node_t> ids;
+  UnzeroedArray<node_t> ids;
   const auto parse = [&](const InstanceSpan& s) {
     try {
       parse_classic(text.substr(0, s.end), {"fuzz", 1, nullptr, s.begin}, game, ids);

@@ -159,12 +159,11 @@ struct UninitializedAllocator : std::allocator<T> {
   }
 };
 
-/// An array only ever walked in order (a text's parsed ids, written once
-/// and read once): on 4 KiB pages. Huge pages save such a walk no TLB
+/// An array only ever walked in order (the lists that layering's threads
+/// hand each other): on 4 KiB pages. Huge pages save such a walk no TLB
 /// misses, and a fault that asks for one can stall for hundreds of
 /// milliseconds on compaction (THP defrag "madvise"). Growth leaves it
-/// unwritten: every element is written before it is read (the parser reads
-/// back only the numbers it parsed).
+/// unwritten: every element is written before it is read.
 template <class T>
 using SequentialArray = std::vector<T, UninitializedAllocator<T>>;
 

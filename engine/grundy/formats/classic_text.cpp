@@ -286,13 +286,13 @@ std::vector<std::size_t> split_at_spaces(std::string_view text, std::size_t begi
 
 // All numbers of text[begin, end), in parallel chunks when that pays.
 struct BodyScan {
-  SequentialArray<node_t> ids;
+  UnzeroedArray<node_t> ids;  // becomes the graph's targets (csr_from_pairs)
   std::uint64_t count = 0;
   ChunkError error;
 };
 
 BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules, unsigned threads,
-                  SequentialArray<node_t>&& ids = {}) {
+                  UnzeroedArray<node_t>&& ids = {}) {
   const std::size_t body_bytes = text.size() - begin;
   // Each number takes at least one digit and one separator, so the body holds
   // at most (bytes + 1) / 2 of them: the array is sized by the input, never by
@@ -338,17 +338,17 @@ BodyScan scan_ids(std::string_view text, std::size_t begin, const IdRules& rules
 
 // Self-loops are errors; csr_from_pairs finds them, and only then is the edge's
 // line found, by scanning to it.
-void reject_self_loop(std::string_view text, std::string_view source, std::size_t body, const SequentialArray<node_t>& ids,
-                      std::optional<std::size_t> loop, std::uint64_t base) {
+void reject_self_loop(std::string_view text, std::string_view source, std::size_t body,
+                      const std::optional<SelfLoop>& loop, std::uint64_t base) {
   if (!loop) return;
-  const std::size_t e = *loop;
+  const std::size_t e = loop->edge;
   std::size_t pos = body;
   for (std::uint64_t i = 0;; ++i) {
     while (is_space(text[pos])) ++pos;
     if (i == 2 * e) break;
     while (!is_space(text[pos])) ++pos;
   }
-  const std::string id = std::to_string(ids[2 * e] + base);
+  const std::string id = std::to_string(loop->node + base);
   throw_at(source, text, pos, "edge " + std::to_string(e + 1) + " is a self-loop: cycle: " + id + " -> " + id + kLoopyHint);
 }
 
@@ -356,12 +356,12 @@ void reject_self_loop(std::string_view text, std::string_view source, std::size_
 
 OwnedGame parse_classic(std::string_view text, const ParseOptions& options) {
   OwnedGame game;
-  SequentialArray<node_t> ids;
+  UnzeroedArray<node_t> ids;
   parse_classic(text, options, game, ids);
   return game;
 }
 
-void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game, SequentialArray<node_t>& ids_scratch) {
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& game, UnzeroedArray<node_t>& ids_scratch) {
   const std::string_view source = options.source;
   if (options.timer) options.timer->start("parse");
   std::optional<LineOrigin> origin;  // an instance deep in a stream: its errors count lines from its start
@@ -372,13 +372,12 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
   BodyScan scan = scan_ids(text, h.body, rules, options.threads, std::move(ids_scratch));
   // Hand the scratch back however this ends.
   struct GiveBack {
-    SequentialArray<node_t>& to;
-    SequentialArray<node_t>& from;
+    UnzeroedArray<node_t>& to;
+    UnzeroedArray<node_t>& from;
     ~GiveBack() { to = std::move(from); }
   } give_back{ids_scratch, scan.ids};
   if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
   if (scan.count < rules.need) report_short(text, source, h, scan.count);
-  const SequentialArray<node_t>& ids = scan.ids;
 
   // Every count is now backed by the input; only N can still be a bare promise.
   // (The place is only worked out when the check fails: counting lines up
@@ -388,11 +387,11 @@ void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame
     require_memory(node_bytes, std::string(source) + ":" + std::to_string(line_of(text, options.start)),
                    "N = " + std::to_string(h.n) + " nodes");
   if (options.timer) options.timer->start("build CSR");
-  const auto loop =
-      csr_from_pairs(static_cast<node_t>(h.n), std::span<const node_t>(ids).first(2 * h.m), game, {options.threads});
-  if (!options.self_loops) reject_self_loop(text, source, h.body, ids, loop, 1);
-  game.tokens.assign(ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m),
-                     ids.begin() + static_cast<std::ptrdiff_t>(rules.need));
+  // The tokens first: the pairs' storage becomes the targets.
+  game.tokens.assign(scan.ids.begin() + static_cast<std::ptrdiff_t>(2 * h.m),
+                     scan.ids.begin() + static_cast<std::ptrdiff_t>(rules.need));
+  const auto loop = csr_from_pairs(static_cast<node_t>(h.n), h.m, scan.ids, game, {options.threads});
+  if (!options.self_loops) reject_self_loop(text, source, h.body, loop, 1);
   if (options.timer) options.timer->stop();
 }
 
@@ -476,7 +475,7 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
   const IdRules rules{UINT64_MAX, options.base, kMaxNodes};
   const EdgeListComments comments = read_comments(text, source, options.base);
   const std::vector<std::uint64_t>& tokens = options.tokens.empty() ? comments.tokens : options.tokens;
-  const BodyScan scan = scan_ids(text, comments.end, rules, options.threads);
+  BodyScan scan = scan_ids(text, comments.end, rules, options.threads);
   if (scan.error.kind != ChunkError::kNone) report(text, source, h, rules, scan.error);
   if (scan.count % 2 != 0) {
     h.m = scan.count / 2 + 1;
@@ -501,9 +500,8 @@ OwnedGame parse_edge_list(std::string_view text, const EdgeListOptions& options)
     require_memory(node_bytes, std::string(source), "N = " + std::to_string(n) + " nodes (one past the largest id)");
   if (options.timer) options.timer->start("build CSR");
   OwnedGame game;
-  const auto loop =
-      csr_from_pairs(static_cast<node_t>(n), std::span<const node_t>(scan.ids).first(2 * m), game, {options.threads});
-  if (!options.self_loops) reject_self_loop(text, source, 0, scan.ids, loop, options.base);
+  const auto loop = csr_from_pairs(static_cast<node_t>(n), m, scan.ids, game, {options.threads});
+  if (!options.self_loops) reject_self_loop(text, source, 0, loop, options.base);
   for (std::uint64_t id : tokens) game.tokens.push_back(static_cast<node_t>(id - options.base));
   if (options.timer) options.timer->stop();
   return game;

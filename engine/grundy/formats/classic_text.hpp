@@ -52,7 +52,7 @@ OwnedGame parse_classic(std::string_view text, const ParseOptions& options = {})
 
 /// The same into `out`, with `ids` as scratch: both keep their capacity, so
 /// a batch worker parsing its 10,000th instance allocates nothing.
-void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& out, SequentialArray<node_t>& ids);
+void parse_classic(std::string_view text, const ParseOptions& options, OwnedGame& out, UnzeroedArray<node_t>& ids);
 
 }  // namespace grundy
 

@@ -42,7 +42,7 @@ struct LoadedGame : GameInput {
 /// worker): a parsed text's game and the parser's scratch.
 struct LoadScratch {
   OwnedGame game;
-  SequentialArray<node_t> ids;
+  UnzeroedArray<node_t> ids;
 };
 
 /// Parses or validates `bytes`; views into `bytes` stay valid while it does.
