@@ -31,17 +31,23 @@ namespace grundy {
 /// of a 2^24-node graph) reaches the bar (docs/TUNING.md#huge-pages).
 inline constexpr std::size_t kHugePagesFromBytes = std::size_t{80} << 20;
 
+/// The same bar for arrays that their builder writes whole, in parallel
+/// (UnzeroedArray: a text's parsed ids, which become the graph's targets):
+/// their 4 KiB pages' first writes cost more than the rare stall of a huge
+/// page's fault (docs/TUNING.md#huge-pages).
+inline constexpr std::size_t kBuiltHugePagesFromBytes = std::size_t{16} << 20;
+
 /// Whether an array of `bytes` (2 MiB or more) asks for huge pages.
 /// GRUNDY_HUGE_PAGES (read once): 1, every such array; 0, none; unset or
-/// anything else, those of kHugePagesFromBytes or more.
-inline bool asks_huge_pages(std::size_t bytes) {
+/// anything else, those of `from` (kHugePagesFromBytes) or more.
+inline bool asks_huge_pages(std::size_t bytes, std::size_t from = kHugePagesFromBytes) {
   static const int forced = [] {
     const char* v = std::getenv("GRUNDY_HUGE_PAGES");
     if (v != nullptr && std::strcmp(v, "1") == 0) return 1;
     if (v != nullptr && std::strcmp(v, "0") == 0) return 0;
     return -1;
   }();
-  return forced == -1 ? bytes >= kHugePagesFromBytes : forced == 1;
+  return forced == -1 ? bytes >= from : forced == 1;
 }
 
 /// Arrays of this size or more on 4 KiB pages have their pages made in one
@@ -85,7 +91,7 @@ struct HugePageAllocator {
     const std::size_t rounded = (bytes + kMinBytes - 1) & ~(kMinBytes - 1);
     void* p = std::aligned_alloc(kMinBytes, rounded);
     if (p == nullptr) throw std::bad_alloc();
-    if (asks_huge_pages(rounded)) {
+    if (asks_huge_pages(rounded, G == Growth::unwritten ? kBuiltHugePagesFromBytes : kHugePagesFromBytes)) {
       ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
     } else {
       populate_for_writing(p, rounded);
@@ -127,6 +133,7 @@ using Array = std::vector<T, HugePageAllocator<T>>;
 /// first write to fresh memory is what costs (docs/TUNING.md#first-touch),
 /// and the builder's parallel writers then share it, where a resize's
 /// zeroing would pay it on one thread first (docs/TUNING.md#csr-from-pairs).
+/// From kBuiltHugePagesFromBytes it asks for huge pages.
 template <class T>
 using UnzeroedArray = std::vector<T, HugePageAllocator<T, Growth::unwritten>>;
 
