@@ -125,7 +125,8 @@ void write_stats_json(OutputFile& out, const RunStats& s, const ProfileFacts& f)
   j += "],\n \"total_seconds\": " + json_number(total) +
        ", \"layering_parts\": {\"count_seconds\": " + json_number(s.layering.count) +
        ", \"rounds_seconds\": " + json_number(s.layering.rounds) +
-       ", \"scans_seconds\": " + json_number(s.layering.scans) + "},\n \"mex_paths\": {";
+       ", \"scans_seconds\": " + json_number(s.layering.scans) +
+       ", \"paired_rounds\": " + std::to_string(s.layering.paired_rounds) + "},\n \"mex_paths\": {";
   for (int k = 0; k < 3; ++k)
     j += (k ? ", " : "") + json_string(MexPaths::kNames[k]) + ": {\"nodes\": " + std::to_string(f.mex.nodes[k]) +
          ", \"edges\": " + std::to_string(f.mex.edges[k]) +

@@ -226,6 +226,31 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
   }
 }
 
+// Narrow rounds heavy enough to split, past the cache (a deep kron graph:
+// hundreds of rounds of a few hundred nodes), run as pairs on two threads
+// and give the layers of one thread, for both widths of counters; on one
+// thread no round is paired. A pair gives up when its second thread is
+// late (another test may hold the other core): a few tries, every one checked.
+TEST(Layering, PairedRoundsGiveTheLayersOfOneThread) {
+  const OwnedGame g = generate({Shape::kron, 1u << 18, 1200000, 0, 5});
+  for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
+    LayeringParts one_parts;
+    Layers one;
+    compute_layers(g.graph(), {1}, one, width, &one_parts);
+    EXPECT_EQ(one_parts.paired_rounds, 0u);
+    std::uint64_t most_paired = 0;
+    for (int attempt = 0; attempt < 10 && most_paired <= 100; ++attempt) {
+      LayeringParts two_parts;
+      Layers two;
+      in_arena(2, [&] { compute_layers(g.graph(), {2}, two, width, &two_parts); });
+      ASSERT_EQ(two.begin, one.begin);
+      ASSERT_EQ(two.order, one.order);
+      most_paired = std::max(most_paired, two_parts.paired_rounds);
+    }
+    EXPECT_GT(most_paired, 100u) << "of " << one.count() << " rounds";
+  }
+}
+
 // The parts add up to the layering's own time (never more than the wall
 // time around it), and a graph with wide rounds spends some of it scanning.
 TEST(Layering, PartsAddUpToTheLayeringTime) {

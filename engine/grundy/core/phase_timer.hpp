@@ -21,14 +21,17 @@ namespace grundy {
 /// the counters for the next round after each wide round, and the rounds
 /// themselves (the rest). A
 /// layering that starts over (a count past the 1-byte counters' range)
-/// adds both attempts. Seconds.
+/// adds both attempts. Seconds; and how many rounds two threads ran as a
+/// pair (layering.cpp's paired_rounds).
 struct LayeringParts {
   double count = 0, scans = 0, rounds = 0;
+  std::uint64_t paired_rounds = 0;
 
   void add(const LayeringParts& o) {
     count += o.count;
     scans += o.scans;
     rounds += o.rounds;
+    paired_rounds += o.paired_rounds;
   }
 };
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "grundy/primitives/blocked_scatter.hpp"
+#include "grundy/primitives/pair_loop.hpp"
 #include "grundy/primitives/radix_sort.hpp"
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/huge_array.hpp"
@@ -53,7 +54,8 @@ class KahnRounds {
         big_(!owned_ && config.tuning.splits_rounds_of(g.n, config.loops.threads)),
         cached_(g.n < Tuning::cached_nodes),
         tracing_(trace::active_detail() != nullptr),
-        window_(stop_when_deep && g.n >= config.tuning.reorder_deep_from ? config.tuning.deep_window_rounds : 0) {}
+        window_(stop_when_deep && g.n >= config.tuning.reorder_deep_from ? config.tuning.deep_window_rounds : 0),
+        pairs_rounds_(owned_ && config.loops.threads == 2 && !cached_) {}
 
   // Leaves the layers unfinished when the counters overflowed, or when the
   // rounds turned out deep (with stop_when_deep).
@@ -186,9 +188,10 @@ class KahnRounds {
     if (band_.rounds == 0) band_ = {rounds_, 0, 0, 0, recorder.now_ns()};
     const std::size_t next = run_round(head, kind, work);
     const std::uint64_t edges = cached_ ? cached_edges : traced_edges_.load(std::memory_order_relaxed) - counted;
-    ++rounds_;
-    ++band_.rounds;
-    band_.nodes += width;
+    rounds_ += 1 + paired_extra_;
+    band_.rounds += 1 + paired_extra_;
+    band_.nodes += next - head;
+    paired_extra_ = 0;
     band_.edges += edges;
     // Past the first rounds the clock is read every 64 rounds only: a chain
     // has a round per node.
@@ -250,6 +253,13 @@ class KahnRounds {
   }
 
   std::size_t run_round(std::size_t head, RoundKind kind, std::size_t work) {
+    if (kind == RoundKind::split && pairs_rounds_ && tail_ - head <= Tuning::owned_round_window) [[unlikely]] {
+      const std::size_t budget = window_ != 0 ? window_ - window_rounds_ : ~std::size_t{0};
+      if (const std::optional<std::size_t> next = paired_rounds(head, budget)) return *next;
+      // No second thread came in time (busy, or its core taken): after a
+      // few such misses, none is likely to come for the next rounds either.
+      pairs_rounds_ = ++pairs_missed_ < Tuning::paired_round_misses;
+    }
     const std::size_t end = tail_;
     layers_.begin.push_back(static_cast<node_t>(end));
     if (kind == RoundKind::wide) {
@@ -304,6 +314,105 @@ class KahnRounds {
       count_traced(count);
     });
     for (auto& list : *lists_) append_to_order(list);
+  }
+
+  // Split rounds from order[head, tail_) on, on two threads that meet at
+  // two barriers a round instead of forking and joining a oneTBB loop twice
+  // a round, and that share the work between rounds too: each thread takes
+  // pieces of the round in turn and expands them, counting down its own part
+  // of the targets and handing the rest over; counts down what it was
+  // handed; then sorts and retires the nodes it found ready (all in its own
+  // part, so the two sorted lists are the next round in id order) and sums
+  // their rows, which decides whether the next round is split too
+  // (docs/TUNING.md#paired-rounds). Runs at most `budget` rounds and
+  // returns where the next round begins, tail_ past its nodes; nothing when
+  // no second thread came. The rounds past the first count towards the
+  // depth window here (run() counts one).
+  [[gnu::noinline]] std::optional<std::size_t> paired_rounds(std::size_t head, std::size_t budget) {
+    constexpr std::size_t piece = Tuning::paired_round_piece;
+    struct Found {
+      std::size_t nodes = 0;
+      std::uint64_t edges = 0;
+    };
+    Found found[2];              // per thread: what it found ready in the round just ended
+    std::atomic<std::size_t> taken[2]{0, 0};  // pieces taken, for even and odd rounds
+    std::size_t rounds = 0, next_head = head, next_tail = tail_;
+    const bool ran = run_as_pair(pc_, [&](unsigned part, PairBarrier& barrier) {
+      trace::Span span("paired rounds", "layering");
+      const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
+      const unsigned other = 1 - part;
+      // The round: order[b, e), its nodes in `lists` (at first in place).
+      std::size_t b = head, e = tail_;
+      std::span<const node_t> lists[2] = {{order_ + b, e - b}, {}};
+      bool in_place = true;
+      std::size_t ran_here = 0;  // rounds run (the same on both threads)
+      for (std::size_t r = 0;; ++r) {
+        SequentialArray<node_t>& next = paired_found_[(r + 1) % 2][part];
+        SequentialArray<node_t>& out = handed_[part];
+        next.clear();
+        out.clear();
+        if (part == 0) {
+          layers_.begin.push_back(static_cast<node_t>(e));
+          taken[(r + 1) % 2].store(0, std::memory_order_relaxed);  // last taken from two rounds ago
+        }
+        if (!in_place) std::copy(lists[part].begin(), lists[part].end(), order_ + b + (part == 0 ? 0 : lists[0].size()));
+        const std::size_t pieces0 = (lists[0].size() + piece - 1) / piece;
+        const std::size_t pieces = pieces0 + (lists[1].size() + piece - 1) / piece;
+        // Not inlined: GCC 12, inlining it into the pieces' loop, warns of
+        // a loop past any batch's size that no call makes.
+        const auto own = [&](node_t* batch, std::size_t count) __attribute__((noinline)) {
+          append_ready(next, batch, hand_over(batch, count, lo, hi, out));
+          count_traced(count);
+        };
+        for (std::size_t k; (k = taken[r % 2].fetch_add(1, std::memory_order_relaxed)) < pieces;) {
+          const std::span<const node_t> list = k < pieces0 ? lists[0] : lists[1];
+          const std::size_t from = (k < pieces0 ? k : k - pieces0) * piece;
+          expand_staged(list.data(), from, std::min(list.size(), from + piece), list.size(), own, staged_[part]);
+        }
+        barrier.wait();  // every target of the round handed over
+        append_ready(next, handed_[other].data(), handed_[other].size());
+        radix_sort_ids(next.data(), next.size(), g_.n, paired_scratch_[part]);
+        std::uint64_t edges = 0;
+        for (const node_t v : next) {
+          deg_.retire(v);
+          edges += g_.offsets[v + 1] - g_.offsets[v];
+        }
+        found[part] = {next.size(), edges};
+        barrier.wait();  // both lists of the next round found
+        ++ran_here;
+        const std::size_t width = found[0].nodes + found[1].nodes;
+        b = e;
+        e = b + width;
+        lists[0] = {paired_found_[(r + 1) % 2][0].data(), found[0].nodes};
+        lists[1] = {paired_found_[(r + 1) % 2][1].data(), found[1].nodes};
+        in_place = false;
+        if (ran_here == budget || width > Tuning::owned_round_window ||
+            kind_of(width, found[0].edges + found[1].edges) != RoundKind::split) {
+          std::copy(lists[part].begin(), lists[part].end(), order_ + b + (part == 0 ? 0 : lists[0].size()));
+          if (part == 0) rounds = ran_here, next_head = b, next_tail = e;
+          span.arg("rounds", ran_here);
+          return;
+        }
+      }
+    });
+    if (!ran) return std::nullopt;
+    if (parts_ != nullptr) parts_->paired_rounds += rounds;
+    if (window_ != 0) window_rounds_ += rounds - 1;
+    paired_extra_ = rounds - 1;
+    tail_ = next_tail;
+    return next_head;
+  }
+
+  // Appends the targets of batch[0, count) outside [lo, hi) to `out` (for
+  // the thread that owns them), keeps the others at the front of `batch`,
+  // and returns how many it kept.
+  std::size_t hand_over(node_t* batch, std::size_t count, node_t lo, node_t hi, SequentialArray<node_t>& out) const {
+    const std::size_t at = out.size();
+    out.resize(at + count);
+    std::size_t handed = lo > 0 ? keep_in_range(batch, count, 0, lo, out.data() + at) : 0;
+    if (hi < g_.n) handed += keep_in_range(batch, count, hi, g_.n, out.data() + at + handed);
+    out.resize(at + handed);
+    return keep_in_range(batch, count, lo, hi, batch);
   }
 
   // Shares order[b, e) out between the threads of expand_owned: cut[p] is
@@ -396,15 +505,22 @@ class KahnRounds {
   template <class Apply>
   [[gnu::always_inline]] void expand_staged(std::size_t b, std::size_t e, const Apply& apply,
                                             std::vector<node_t>& staged) {
+    expand_staged(order_, b, e, e, apply, staged);
+  }
+
+  // The same for order[b, e) of any array of nodes, prefetching up to
+  // order[known).
+  template <class Apply>
+  [[gnu::always_inline]] void expand_staged(const node_t* order, std::size_t b, std::size_t e, std::size_t known,
+                                            const Apply& apply, std::vector<node_t>& staged) {
     constexpr std::size_t stage = Tuning::staged_targets;
     staged.resize(stage);
     node_t* const buf = staged.data();
-    const node_t* const order = order_;
     const edge_t* const off = g_.offsets;
     const auto* const targets = g_.targets;
     std::size_t fill = 0;
     for (std::size_t i = b; i < e; ++i) {
-      prefetch_rows(g_, order, i, e);
+      prefetch_rows(g_, order, i, known);
       const node_t u = order[i];
       for (edge_t k = off[u], end = off[u + 1]; k < end;) {
         const std::size_t take = std::min<std::size_t>(end - k, stage - fill);
@@ -467,12 +583,7 @@ class KahnRounds {
         expand_staged(
             from, to,
             [&](node_t* batch, std::size_t count) {
-              const std::size_t at = out.size();
-              out.resize(at + count);
-              std::size_t handed = lo > 0 ? keep_in_range(batch, count, 0, lo, out.data() + at) : 0;
-              if (hi < g_.n) handed += keep_in_range(batch, count, hi, g_.n, out.data() + at + handed);
-              out.resize(at + handed);
-              own(part, batch, keep_in_range(batch, count, lo, hi, batch));
+              own(part, batch, hand_over(batch, count, lo, hi, out));
               count_traced(count);
             },
             staged_[part]);
@@ -622,6 +733,11 @@ class KahnRounds {
   SequentialArray<node_t> handed_[Tuning::owned_count_max_threads];  // targets a thread hands over (expand_owned)
   std::vector<node_t> sort_scratch_;                                 // radix_sort_ids' second buffer
   SequentialArray<node_t> found_[Tuning::owned_count_max_threads];   // nodes made ready by a thread (split_round)
+  bool pairs_rounds_;            // split rounds go to paired_rounds while a second thread comes
+  unsigned pairs_missed_ = 0;     // paired_rounds that found no second thread
+  std::size_t paired_extra_ = 0;  // rounds past the first that the last paired_rounds ran (for the trace)
+  SequentialArray<node_t> paired_found_[2][2];  // paired_rounds: per round parity, per thread
+  std::vector<node_t> paired_scratch_[2];       // paired_rounds: radix_sort_ids' second buffer per thread
 };
 
 }  // namespace

@@ -104,6 +104,12 @@ struct Tuning {
   /// Nodes of a round whose rows the owning threads share out at a time:
   /// the targets they hand over stay in L2 (docs/TUNING.md#owned-wide-rounds).
   static constexpr std::size_t owned_round_window = std::size_t{1} << 14;
+  /// Nodes of a paired round a thread takes at a time
+  /// (docs/TUNING.md#paired-rounds).
+  static constexpr std::size_t paired_round_piece = 64;
+  /// Paired rounds are given up for a layering after this many pairs found
+  /// no second thread within a millisecond (docs/TUNING.md#paired-rounds).
+  static constexpr unsigned paired_round_misses = 4;
   /// Targets a one-thread round stages before counting them down: 128 KiB,
   /// in L2 (docs/TUNING.md#staged-rows).
   static constexpr std::size_t staged_targets = std::size_t{1} << 15;

@@ -1,0 +1,74 @@
+// Two threads that run one loop together and meet at barriers, for steps
+// too short to pay for a parallel loop each: oneTBB forks and joins a loop
+// in microseconds, a spinning barrier between two running threads costs
+// well under one.
+//
+// oneTBB does not promise that two tasks run at once: with its other
+// threads busy elsewhere it runs both on one thread, one after the other,
+// and a barrier between them would wait forever. So the first task waits a
+// bounded time for the second to start, and gives the pair up if it does
+// not; the caller then goes on without it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "grundy/primitives/parallel.hpp"
+
+namespace grundy {
+
+/// A barrier for exactly two threads.
+class PairBarrier {
+ public:
+  /// Returns once both threads have called it; what each wrote before is
+  /// seen by the other after.
+  void wait() {
+    const unsigned generation = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) == 1) {
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.store(generation + 1, std::memory_order_release);
+      return;
+    }
+    for (unsigned spins = 0; generation_.load(std::memory_order_acquire) == generation; ++spins) {
+      if (spins >= 64) std::this_thread::yield();  // the other thread may be descheduled
+    }
+  }
+
+ private:
+  alignas(64) std::atomic<unsigned> arrived_{0};
+  alignas(64) std::atomic<unsigned> generation_{0};
+};
+
+/// Runs body(role, barrier) on two threads at once, as roles 0 and 1, and
+/// returns true; or returns false without running it anywhere when no
+/// second thread started within `patience` (or pc has one thread).
+template <class Body>
+bool run_as_pair(const ParallelConfig& pc, const Body& body,
+                 std::chrono::microseconds patience = std::chrono::microseconds(1000)) {
+  if (pc.threads < 2) return false;
+  constexpr unsigned kGivenUp = 1u << 20;
+  std::atomic<unsigned> seats{0};  // tasks started; kGivenUp and more once the first gave up
+  PairBarrier barrier;
+  bool ran = false;
+  for_tasks(pc, 2, [&](std::size_t) {
+    const unsigned seat = seats.fetch_add(1, std::memory_order_acq_rel);
+    if (seat >= 2) return;  // the pair was given up before this task started
+    if (seat == 0) {
+      const auto deadline = std::chrono::steady_clock::now() + patience;
+      for (unsigned spins = 0; seats.load(std::memory_order_acquire) == 1; ++spins) {
+        if (spins < 64) continue;
+        std::this_thread::yield();
+        unsigned alone = 1;
+        if (std::chrono::steady_clock::now() > deadline &&
+            seats.compare_exchange_strong(alone, kGivenUp, std::memory_order_acq_rel))
+          return;
+      }
+      ran = true;
+    }
+    body(seat, barrier);
+  });
+  return ran;
+}
+
+}  // namespace grundy
