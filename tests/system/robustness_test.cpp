@@ -153,8 +153,8 @@ TEST(Robustness, FolderEntriesThatCannotBeReadAreErrorLines) {
 TEST(Robustness, MoreFilesThanTheKernelAllowsMappingsAtOnce) {
   // The map count limit is 65,530: files are unmapped as their instances finish.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  // The limit is the kernel's, the same in every build; 66,000 mappings made
-  // and dropped under a sanitizer take minutes (its shadow memory follows each).
+  // The limit is the kernel's, the same in every build; 66,000 instances
+  // under a sanitizer take minutes (docs/TUNING.md#ci-time).
   GTEST_SKIP() << "the Release build checks the kernel's mapping limit";
 #endif
   TempDir dir;

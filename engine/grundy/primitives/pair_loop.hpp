@@ -1,7 +1,5 @@
 // Two threads that run one loop together and meet at barriers, for steps
-// too short to pay for a parallel loop each: oneTBB forks and joins a loop
-// in microseconds, a spinning barrier between two running threads costs
-// well under one.
+// too short to pay for a parallel loop each (docs/TUNING.md#paired-rounds).
 //
 // oneTBB does not promise that two tasks run at once: with its other
 // threads busy elsewhere it runs both on one thread, one after the other,
@@ -12,7 +10,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 
 #include "grundy/primitives/parallel.hpp"
 
@@ -30,9 +27,7 @@ class PairBarrier {
       generation_.store(generation + 1, std::memory_order_release);
       return;
     }
-    for (unsigned spins = 0; generation_.load(std::memory_order_acquire) == generation; ++spins) {
-      if (spins >= 64) std::this_thread::yield();  // the other thread may be descheduled
-    }
+    spin_until([&] { return generation_.load(std::memory_order_acquire) != generation; });
   }
 
  private:
@@ -56,14 +51,14 @@ bool run_as_pair(const ParallelConfig& pc, const Body& body,
     if (seat >= 2) return;  // the pair was given up before this task started
     if (seat == 0) {
       const auto deadline = std::chrono::steady_clock::now() + patience;
-      for (unsigned spins = 0; seats.load(std::memory_order_acquire) == 1; ++spins) {
-        if (spins < 64) continue;
-        std::this_thread::yield();
+      bool gave_up = false;
+      spin_until([&] {
         unsigned alone = 1;
-        if (std::chrono::steady_clock::now() > deadline &&
-            seats.compare_exchange_strong(alone, kGivenUp, std::memory_order_acq_rel))
-          return;
-      }
+        gave_up = std::chrono::steady_clock::now() > deadline &&
+                  seats.compare_exchange_strong(alone, kGivenUp, std::memory_order_acq_rel);
+        return gave_up || seats.load(std::memory_order_acquire) != 1;
+      });
+      if (gave_up) return;
       ran = true;
     }
     body(seat, barrier);

@@ -136,6 +136,15 @@ void for_tasks(const ParallelConfig& pc, std::size_t tasks, const Body& body) {
       tbb::simple_partitioner());
 }
 
+/// Spins until ready() is true, yielding after the first 64 tries: the
+/// thread it waits for may be descheduled.
+template <class Ready>
+void spin_until(const Ready& ready) {
+  for (unsigned spins = 0; !ready(); ++spins) {
+    if (spins >= 64) std::this_thread::yield();
+  }
+}
+
 /// One phase of for_phases: the range [begin, end), in pieces of `grain`.
 struct PhaseRange {
   std::size_t begin = 0, end = 0, grain = 1;
@@ -174,9 +183,7 @@ void for_phases(const ParallelConfig& pc, std::span<const PhaseRange> phases, co
       if (k >= pieces.size()) return;
       const Piece& piece = pieces[k];
       const std::size_t after = piece.phase == 0 ? 0 : last[piece.phase - 1];  // the earlier phases' pieces
-      for (unsigned spins = 0; finished.load(std::memory_order_acquire) < after; ++spins) {
-        if (spins >= 64) std::this_thread::yield();  // the piece's owner may be descheduled
-      }
+      spin_until([&] { return finished.load(std::memory_order_acquire) >= after; });
       body(piece.begin, piece.end);
       const std::size_t now = finished.fetch_add(1, std::memory_order_acq_rel) + 1;
       // Its phase is complete when it was the phase's last piece to finish

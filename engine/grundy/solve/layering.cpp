@@ -341,10 +341,13 @@ class KahnRounds {
       trace::Span span("paired rounds", "layering");
       const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
       const unsigned other = 1 - part;
-      // The round: order[b, e), its nodes in `lists` (at first in place).
+      // The round: order[b, e), its nodes in `lists` (in place in round 0).
       std::size_t b = head, e = tail_;
       std::span<const node_t> lists[2] = {{order_ + b, e - b}, {}};
-      bool in_place = true;
+      // This thread's list goes to its place in order[b, e), after the first's.
+      const auto place_own_list = [&] {
+        std::copy(lists[part].begin(), lists[part].end(), order_ + b + (part == 0 ? 0 : lists[0].size()));
+      };
       std::size_t ran_here = 0;  // rounds run (the same on both threads)
       for (std::size_t r = 0;; ++r) {
         SequentialArray<node_t>& next = paired_found_[(r + 1) % 2][part];
@@ -355,7 +358,7 @@ class KahnRounds {
           layers_.begin.push_back(static_cast<node_t>(e));
           taken[(r + 1) % 2].store(0, std::memory_order_relaxed);  // last taken from two rounds ago
         }
-        if (!in_place) std::copy(lists[part].begin(), lists[part].end(), order_ + b + (part == 0 ? 0 : lists[0].size()));
+        if (r > 0) place_own_list();
         const std::size_t pieces0 = (lists[0].size() + piece - 1) / piece;
         const std::size_t pieces = pieces0 + (lists[1].size() + piece - 1) / piece;
         // Not inlined: GCC 12, inlining it into the pieces' loop, warns of
@@ -385,10 +388,9 @@ class KahnRounds {
         e = b + width;
         lists[0] = {paired_found_[(r + 1) % 2][0].data(), found[0].nodes};
         lists[1] = {paired_found_[(r + 1) % 2][1].data(), found[1].nodes};
-        in_place = false;
         if (ran_here == budget || width > Tuning::owned_round_window ||
             kind_of(width, found[0].edges + found[1].edges) != RoundKind::split) {
-          std::copy(lists[part].begin(), lists[part].end(), order_ + b + (part == 0 ? 0 : lists[0].size()));
+          place_own_list();
           if (part == 0) rounds = ran_here, next_head = b, next_tail = e;
           span.arg("rounds", ran_here);
           return;
