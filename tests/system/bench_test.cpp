@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "run_process.hpp"
+#include "sanitized.hpp"
 
 namespace grundy {
 namespace {
@@ -133,9 +134,7 @@ TEST(Bench, RefusesAnUnknownInputNamingTheValidOnes) {
 // Each run's peak memory is its own: a large graph benchmarked first does
 // not leave its peak to the small one after it.
 TEST(Bench, PeakMemoryBelongsToEachRun) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "a sanitizer's allocator keeps freed memory: peaks say nothing there";
-#endif
+  if (test_support::kSanitized) GTEST_SKIP() << "a sanitizer's allocator keeps freed memory: peaks say nothing there";
   TempDir dir;
   ASSERT_EQ(run_grundy({"gen", "-n", "1e6", "-m", "4e6", dir.file("big.gcsr")}).exit_code, 0);
   ASSERT_EQ(run_grundy({"gen", "-n", "1e3", "-m", "4e3", dir.file("small.gcsr")}).exit_code, 0);

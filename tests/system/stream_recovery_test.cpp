@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "run_process.hpp"
+#include "sanitized.hpp"
 
 namespace grundy {
 namespace {
@@ -258,19 +259,13 @@ TEST(StreamRecovery, NoVerdictIsEverFiledUnderAnotherInstancesName) {
   }
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 TEST(StreamRecovery, APipeIsReadAWindowAtATimeInBoundedMemory) {
   // 200,000 instances (about 60 MB) through a pipe with 1 MB windows: every
   // verdict matches the same stream read from a file, and the peak RSS the
   // summary reports stays far below the stream's size. Under a sanitizer,
   // whose allocator keeps freed memory (the peak says nothing there), 20,000
   // instances: still six windows, in a tenth of the time.
-  const std::size_t instances = kSanitized ? 20000 : 200000;
+  const std::size_t instances = test_support::kSanitized ? 20000 : 200000;
   TempDir dir;
   ASSERT_EQ(run_grundy({"gen", "-q", "-n", "30", "-m", "60", "--instances", std::to_string(instances), dir.file("s.txt")})
                 .exit_code,
@@ -288,7 +283,7 @@ TEST(StreamRecovery, APipeIsReadAWindowAtATimeInBoundedMemory) {
   ASSERT_EQ(from_pipe.size(), from_file.size());
   for (std::size_t i = 0; i < from_file.size(); ++i)
     ASSERT_EQ(from_pipe[i].substr(from_pipe[i].find('\t')), from_file[i].substr(from_file[i].find('\t'))) << i;
-  if (kSanitized) GTEST_SKIP() << "a sanitizer's allocator keeps freed memory: peaks say nothing there";
+  if (test_support::kSanitized) GTEST_SKIP() << "a sanitizer's allocator keeps freed memory: peaks say nothing there";
   const auto at = piped.err.find(" MiB peak");
   ASSERT_NE(at, std::string::npos) << piped.err;
   const std::size_t from = piped.err.rfind(' ', at - 1) + 1;
