@@ -43,7 +43,7 @@ inline SolveConfig owned_rounds(unsigned threads) {
 }
 
 /// owned_rounds, with the in-degrees counted as on graphs past
-/// Tuning::halved_count_below: each thread reads every edge for its half of
+/// Tuning::halved_count_below: each thread reads every edge for its part of
 /// the counters.
 inline SolveConfig owned_counts(unsigned threads) {
   SolveConfig c = owned_rounds(threads);

@@ -109,16 +109,18 @@ class KahnRounds {
     if (parts_ != nullptr) parts_->count += seconds_since(start);
   }
 
-  // On two threads: each owns half the counters (split at a multiple of 64
-  // nodes, as the counters ask) and reads every edge, keeping the targets
-  // in its half (keep_in_range). Reading the targets twice over costs less
-  // than the blocked scatter's writing them out and reading them back;
-  // each further thread would read every edge once more, so past two the
-  // scatter stays (docs/TUNING.md#owned-in-degree-count).
+  // On two threads: each owns a part of the counters and reads every edge,
+  // keeping the targets in its part (keep_in_range). Reading the targets
+  // twice over costs less than the blocked scatter's writing them out and
+  // reading them back; each further thread would read every edge once
+  // more, so past two the scatter stays
+  // (docs/TUNING.md#owned-in-degree-count).
   void count_owned() {
+    node_t cut[Tuning::owned_count_max_threads + 1];
+    cut_by_targets(cut);
     for_tasks(pc_, pc_.threads, [&](std::size_t part) {
       trace::Span span("in-degree count part", "layering");
-      const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
+      const node_t lo = cut[part], hi = cut[part + 1];
       span.arg("nodes", hi - lo);
       constexpr std::size_t piece = Tuning::owned_count_piece;
       node_t kept[piece];
@@ -146,6 +148,26 @@ class KahnRounds {
     });
     const std::size_t words = (std::size_t{g_.n} + 63) / 64;
     for_tasks(pc_, 2, [&](std::size_t part) { deg_.absorb(second, words * part / 2, words * (part + 1) / 2, g_.n); });
+  }
+
+  // Where each thread's part of the counters begins for count_owned: at
+  // quantiles of a sample of the targets (multiples of 64 nodes, as the
+  // counters ask), so that the threads count about as many edges each. Cut
+  // by ids, a skewed graph (kron's lower half of the ids takes three
+  // quarters of its targets) left one thread most of the counting
+  // (docs/TUNING.md#owned-in-degree-count).
+  void cut_by_targets(node_t* cut) const {
+    const std::size_t parts = pc_.threads;
+    std::vector<node_t> sample(std::min<std::size_t>(Tuning::owned_count_sample, g_.m));
+    for (std::size_t k = 0; k < sample.size(); ++k)
+      sample[k] = static_cast<node_t>(g_.targets[g_.m / sample.size() * k]);
+    cut[0] = 0;
+    cut[parts] = g_.n;
+    for (std::size_t p = 1; p < parts; ++p) {
+      const auto at = sample.begin() + static_cast<std::ptrdiff_t>(sample.size() * p / parts);
+      std::nth_element(sample.begin(), at, sample.end());
+      cut[p] = std::max(cut[p - 1], static_cast<node_t>(*at / 64 * 64));
+    }
   }
 
   // Where part `part` of the counters that threads own begins: a multiple

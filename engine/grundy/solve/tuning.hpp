@@ -97,6 +97,9 @@ struct Tuning {
   static constexpr unsigned owned_count_max_threads = 2;
   /// Targets an owned count keeps per piece: 16 KiB, in L1.
   static constexpr std::size_t owned_count_piece = 4096;
+  /// Targets sampled to cut the owned in-degree count's counters where the
+  /// threads get about as many edges each.
+  static constexpr std::size_t owned_count_sample = 4096;
   /// A round narrower than ParallelConfig::min_parallel is split between
   /// the two owning threads from this many edges (the scatter's split keeps
   /// ParallelConfig::heavy_work's bar) (docs/TUNING.md#owned-split-rounds).
