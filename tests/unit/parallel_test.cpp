@@ -69,8 +69,8 @@ TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
     in_arena(threads, [&] {
       for_phases(
           ParallelConfig{threads}, phases,
-          [&](std::size_t b, std::size_t e) {
-            const std::size_t p = phase_of[b];
+          [&](std::size_t b, std::size_t e, std::size_t p) {
+            if (p != phase_of[b]) early = true;  // named after another phase
             if (!finished_before(p)) early = true;
             for (std::size_t i = b; i < e; ++i) {
               if (phase_of[i] != p) early = true;  // a piece spanning phases

@@ -150,11 +150,11 @@ struct PhaseRange {
   std::size_t begin = 0, end = 0, grain = 1;
 };
 
-/// body(b, e) over the pieces of each phase, phase after phase as if a
-/// barrier stood between them (no piece of a phase starts before every
-/// piece of the phases before it has finished, and its writes are seen),
-/// but in one parallel loop instead of one per phase: the threads take
-/// pieces in order from a shared counter, and a thread whose next piece
+/// body(b, e, p) over the pieces [b, e) of each phase p, phase after phase
+/// as if a barrier stood between them (no piece of a phase starts before
+/// every piece of the phases before it has finished, and its writes are
+/// seen), but in one parallel loop instead of one per phase: the threads
+/// take pieces in order from a shared counter, and a thread whose next piece
 /// belongs to a later phase waits only for the pieces still running. Each
 /// phase's `done(p)` runs once, on the thread that finished its last piece,
 /// when every piece of phases 0..p has finished. No thread ever waits for a
@@ -184,7 +184,7 @@ void for_phases(const ParallelConfig& pc, std::span<const PhaseRange> phases, co
       const Piece& piece = pieces[k];
       const std::size_t after = piece.phase == 0 ? 0 : last[piece.phase - 1];  // the earlier phases' pieces
       spin_until([&] { return finished.load(std::memory_order_acquire) >= after; });
-      body(piece.begin, piece.end);
+      body(piece.begin, piece.end, piece.phase);
       const std::size_t now = finished.fetch_add(1, std::memory_order_acq_rel) + 1;
       // Its phase is complete when it was the phase's last piece to finish
       // (so are empty phases right after it).

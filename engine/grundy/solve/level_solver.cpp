@@ -1,6 +1,7 @@
 #include "grundy/solve/level_solver.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <optional>
 
@@ -34,11 +35,12 @@ struct MexScratch {
 // (mex_identity_down). Both ways stay: deriving the runs of a file without
 // them lost on two threads (docs/TUNING.md#degree-runs). Otherwise, a row
 // of at most Tuning::masked_slots successors that ends that many slots or
-// more before `masked_end` takes the masked body (0: none does).
+// more before `masked_end` takes the masked body (0: none does). Returns
+// the edges leaving the range.
 static_assert(Tuning::masked_slots == 8, "the masked body (simd::mex8) reads 8 slots");
 
 template <bool Identity, class Sg, class Target>
-void mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
+std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
                bool prefetch, std::size_t masked_end) {
   if constexpr (Identity) {
@@ -47,7 +49,9 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
     } else {
       mex_runs_down(runs, off, targets, sg, mex, b, e);
     }
+    return off[e] - off[b];
   } else {
+    std::uint64_t edges = 0;
     for (std::size_t i = e; i-- > b;) {
       if (prefetch) {
         // Random ids: start the row loads of nodes a few steps ahead (their
@@ -60,12 +64,14 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
       const node_t u = order[i];
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
+      edges += d;
       if (d <= Tuning::masked_slots && first + Tuning::masked_slots <= masked_end) {
         sg[u] = simd::mex8(targets + first, d, sg);
       } else {
         sg[u] = mex(targets + first, d, sg);
       }
     }
+    return edges;
   }
 }
 
@@ -75,9 +81,9 @@ void mex_range(const node_t* __restrict order, std::span<const node_t> runs, con
 // ahead), gather every successor's value in one flat loop, then take each
 // node's mex from the gathered values. The flat gather keeps as many misses
 // in flight as the floor kernel's loop does; a loop per node ends on a
-// mispredicted exit every ten or so edges.
+// mispredicted exit every ten or so edges. Returns the edges leaving [b, e).
 template <bool Identity, class Sg, class Target>
-void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, const Target* __restrict targets,
+std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restrict off, const Target* __restrict targets,
                  Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
   constexpr std::size_t kEdges = Tuning::batch_edges, kNodes = Tuning::batch_nodes;
   constexpr std::size_t far = Tuning::batch_prefetch_offsets, near = Tuning::batch_prefetch_row;
@@ -89,6 +95,7 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, c
   Sg* const values = scratch.values.data();
   node_t* const nodes = scratch.nodes.data();
   std::uint8_t* const degrees = scratch.degrees.data();
+  std::uint64_t edges = 0;
   std::size_t i = e;
   while (i > b) {
     std::size_t count = 0, fill = 0;
@@ -133,12 +140,16 @@ void mex_batched(const node_t* __restrict order, const edge_t* __restrict off, c
         sg[nodes[c]] = static_cast<Sg>(std::countr_one(seen));
         at += degrees[c];
       }
+      edges += fill;
     } else {  // a node of 64 successors or more, or more than a batch holds
       --i;
       const node_t u = Identity ? static_cast<node_t>(i) : order[i];
-      sg[u] = scratch.mex(targets + off[u], static_cast<std::size_t>(off[u + 1] - off[u]), sg);
+      const auto d = static_cast<std::size_t>(off[u + 1] - off[u]);
+      sg[u] = scratch.mex(targets + off[u], d, sg);
+      edges += d;
     }
   }
+  return edges;
 }
 
 // The mex pass over every layer, deepest first: runs of layers split
@@ -169,7 +180,10 @@ class MexPass {
   // Gathers the run of split layers l, l-1, ... into one for_phases loop:
   // a layer's pieces wait for the deeper layers' pieces still running, not
   // for a barrier and a new loop per layer; where layers are short, those
-  // barriers cost (docs/TUNING.md#for-phases). Returns the run's first layer.
+  // barriers cost (docs/TUNING.md#for-phases). With a layer log, each
+  // layer's edges are summed from its pieces: counting them afterwards from
+  // random ids would read every node's offsets again inside the timed pass
+  // (docs/TUNING.md#profiling-cost). Returns the run's first layer.
   std::size_t run_split_layers(std::size_t last) {
     if (!thread_mex_) thread_mex_.emplace();
     phases_.clear();
@@ -178,15 +192,22 @@ class MexPass {
     for (; first > 0 && split(first - 1); --first) add_phase(first - 1);
     trace::Span span("mex split layers", "mex");
     span.arg("layers", phases_.size());
-    if (log_ != nullptr) stamps_.assign(phases_.size() + 1, PhaseTimer::clock::now());
+    if (log_ != nullptr) {
+      stamps_.assign(phases_.size() + 1, PhaseTimer::clock::now());
+      phase_edges_.assign(phases_.size(), 0);
+    }
     for_phases(
-        pc_, phases_, [&](std::size_t b, std::size_t e) { run_part(thread_mex_->local(), b, e, false); },
+        pc_, phases_,
+        [&](std::size_t b, std::size_t e, std::size_t p) {
+          const std::uint64_t edges = run_part(thread_mex_->local(), b, e, false);
+          if (log_ != nullptr) std::atomic_ref(phase_edges_[p]).fetch_add(edges, std::memory_order_relaxed);
+        },
         [&](std::size_t p) {
           if (log_ != nullptr) stamps_[p + 1] = PhaseTimer::clock::now();
         });
     // Each layer's span: from the deeper layer's end to its own.
     for (std::size_t p = 0; log_ != nullptr && p < phases_.size(); ++p)
-      record(last - p, last - p, stamps_[p], stamps_[p + 1]);
+      record(last - p, last - p, phase_edges_[p], stamps_[p], stamps_[p + 1]);
     return first;
   }
 
@@ -207,44 +228,44 @@ class MexPass {
       run_inline(first, last);
     } else {
       const auto t0 = PhaseTimer::clock::now();
-      run_inline(first, last);
-      record(first, last, t0, PhaseTimer::clock::now());
+      const std::uint64_t edges = run_inline(first, last);
+      record(first, last, edges, t0, PhaseTimer::clock::now());
     }
     return first;
   }
 
   // Layers [first, last], deepest first, on this thread. Consecutive layers
   // too narrow to batch go to one mex_range, whose prefetches then reach
-  // across them (docs/TUNING.md#narrow-layers).
-  void run_inline(std::size_t first, std::size_t last) {
+  // across them (docs/TUNING.md#narrow-layers). Returns their edges.
+  std::uint64_t run_inline(std::size_t first, std::size_t last) {
     if (!batched_) return run_part(inline_mex_, layers_.begin[first], layers_.begin[last + 1], true);
+    std::uint64_t edges = 0;
     std::size_t end = layers_.begin[last + 1];  // positions [.., end) are left to do
     for (std::size_t l = last + 1; l-- > first;) {
       if (layers_.width(l) < Tuning::min_batch_width) continue;
-      run_unbatched(inline_mex_, layers_.begin[l + 1], end, true);
-      run_part(inline_mex_, layers_.begin[l], layers_.begin[l + 1], true);
+      edges += run_unbatched(inline_mex_, layers_.begin[l + 1], end, true);
+      edges += run_part(inline_mex_, layers_.begin[l], layers_.begin[l + 1], true);
       end = layers_.begin[l];
     }
-    run_unbatched(inline_mex_, layers_.begin[first], end, true);
+    return edges + run_unbatched(inline_mex_, layers_.begin[first], end, true);
   }
 
   // Positions [b, e): a part of one layer. `alone`: no other thread writes
   // values meanwhile (an inline run), so the masked mex may read slots past
   // a row, whose nodes may be in this very layer; a piece of a split layer
-  // must not (a data race, even with those values masked out).
-  void run_part(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
+  // must not (a data race, even with those values masked out). Returns the
+  // part's edges.
+  std::uint64_t run_part(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
     trace::Span span("mex piece", "mex");
     span.merge_with_previous();
-    if (batched_ && e - b >= Tuning::min_batch_width) {
-      mex_batched<Identity>(layers_.order, g_.offsets, g_.targets, sg_, scratch, b, e);
-    } else {
-      run_unbatched(scratch, b, e, alone);
-    }
+    if (batched_ && e - b >= Tuning::min_batch_width)
+      return mex_batched<Identity>(layers_.order, g_.offsets, g_.targets, sg_, scratch, b, e);
+    return run_unbatched(scratch, b, e, alone);
   }
 
-  // Positions [b, e), possibly across layers, deepest first.
-  void run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
-    mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_,
+  // Positions [b, e), possibly across layers, deepest first; returns their edges.
+  std::uint64_t run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
+    return mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_,
                         alone ? masked_end_ : 0);
   }
 
@@ -278,10 +299,10 @@ class MexPass {
   // Logs a step (a split layer, or a run of narrow ones) with its nodes and
   // edges; beyond kMaxLogged steps (a deep chain has millions) the rest is
   // folded into the last record.
-  void record(std::size_t first, std::size_t last, PhaseTimer::clock::time_point t0, PhaseTimer::clock::time_point t1) {
+  void record(std::size_t first, std::size_t last, std::uint64_t edges, PhaseTimer::clock::time_point t0,
+              PhaseTimer::clock::time_point t1) {
     constexpr std::size_t kMaxLogged = 100000;
     const double seconds = std::chrono::duration<double>(t1 - t0).count();
-    const std::uint64_t edges = edges_at(layers_.begin[first], layers_.begin[last + 1]);
     const std::uint64_t nodes = layers_.begin[last + 1] - layers_.begin[first];
     trace::counter("mex step edges", edges);
     if (log_->layers.size() < kMaxLogged) {
@@ -309,6 +330,7 @@ class MexPass {
   std::optional<PerThread<MexScratch<Sg>>> thread_mex_;
   std::vector<PhaseRange> phases_;  // layers last, last-1, ... (deepest first)
   std::vector<PhaseTimer::clock::time_point> stamps_;
+  std::vector<std::uint64_t> phase_edges_;  // with a layer log: each phase's edges, summed by its pieces
 };
 
 // A deep graph: renumbered in a locality order, then layered and solved so
