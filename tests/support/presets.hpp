@@ -48,6 +48,7 @@ inline SolveConfig owned_rounds(unsigned threads) {
 inline SolveConfig owned_counts(unsigned threads) {
   SolveConfig c = owned_rounds(threads);
   c.tuning.halved_count_below = 0;
+  c.tuning.halved_count_hot_bytes = 0;
   return c;
 }
 

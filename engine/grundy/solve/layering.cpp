@@ -51,6 +51,7 @@ class KahnRounds {
         parts_(parts),
         owned_(config.tuning.owns_rounds_of(g.n, config.loops.threads)),
         halves_count_(owned_ && g.n < config.tuning.halved_count_below),
+        halved_hot_bytes_(config.tuning.halved_count_hot_bytes),
         big_(!owned_ && config.tuning.splits_rounds_of(g.n, config.loops.threads)),
         cached_(g.n < Tuning::cached_nodes),
         tracing_(trace::active_detail() != nullptr),
@@ -100,7 +101,12 @@ class KahnRounds {
     if (halves_count_ && pc_.worth_it(g_.m)) {
       count_halves();
     } else if ((owned_ || big_) && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
-      count_owned();
+      const std::vector<node_t> sample = sorted_target_sample();
+      if (owned_ && hot_counter_bytes(sample) <= halved_hot_bytes_) {
+        count_halves();
+      } else {
+        count_owned(sample);
+      }
     } else if (big_ && pc_.worth_it(g_.m)) {
       count_scattered();
     } else {
@@ -115,9 +121,9 @@ class KahnRounds {
   // reading them back; each further thread would read every edge once
   // more, so past two the scatter stays
   // (docs/TUNING.md#owned-in-degree-count).
-  void count_owned() {
+  void count_owned(std::span<const node_t> sample) {
     node_t cut[Tuning::owned_count_max_threads + 1];
-    cut_by_targets(cut);
+    cut_by_targets(sample, cut);
     for_tasks(pc_, pc_.threads, [&](std::size_t part) {
       trace::Span span("in-degree count part", "layering");
       const node_t lo = cut[part], hi = cut[part + 1];
@@ -131,10 +137,11 @@ class KahnRounds {
     });
   }
 
-  // On two threads, where the counters stay in cache: each thread counts
-  // half the edges into counters of its own, then each adds the second
-  // thread's into the first's for half the nodes. Each edge is read once,
-  // where count_owned reads it on both threads
+  // On two threads, where the counters stay in cache, or where the
+  // counters most targets hit do (a skewed graph): each thread counts half
+  // the edges into counters of its own, then each adds the second thread's
+  // into the first's for half the nodes. Each edge is read once, where
+  // count_owned reads it on both threads
   // (docs/TUNING.md#owned-in-degree-count).
   void count_halves() {
     if (!second_) second_.emplace();
@@ -150,24 +157,46 @@ class KahnRounds {
     for_tasks(pc_, 2, [&](std::size_t part) { deg_.absorb(second, words * part / 2, words * (part + 1) / 2, g_.n); });
   }
 
-  // Where each thread's part of the counters begins for count_owned: at
-  // quantiles of a sample of the targets (multiples of 64 nodes, as the
-  // counters ask), so that the threads count about as many edges each. Cut
-  // by ids, a skewed graph (kron's lower half of the ids takes three
-  // quarters of its targets) left one thread most of the counting
-  // (docs/TUNING.md#owned-in-degree-count).
-  void cut_by_targets(node_t* cut) const {
-    const std::size_t parts = pc_.threads;
+  // Tuning::owned_count_sample targets, evenly spaced in the edge array, sorted.
+  std::vector<node_t> sorted_target_sample() const {
     std::vector<node_t> sample(std::min<std::size_t>(Tuning::owned_count_sample, g_.m));
     for (std::size_t k = 0; k < sample.size(); ++k)
       sample[k] = static_cast<node_t>(g_.targets[g_.m / sample.size() * k]);
+    std::sort(sample.begin(), sample.end());
+    return sample;
+  }
+
+  // The bytes of counters, in blocks of Tuning::hot_counter_block, that
+  // hold half the targets of a sorted sample: small where a few nodes take
+  // most edges (kron: 296 KiB of 8 MiB), about half the counters where
+  // targets fall evenly (docs/TUNING.md#owned-in-degree-count).
+  static std::size_t hot_counter_bytes(std::span<const node_t> sorted) {
+    constexpr std::size_t block = Tuning::hot_counter_block;
+    std::vector<std::size_t> hits;  // per block present in the sample
+    for (std::size_t i = 0; i < sorted.size();) {
+      std::size_t j = i;
+      while (j < sorted.size() && sorted[j] / block == sorted[i] / block) ++j;
+      hits.push_back(j - i);
+      i = j;
+    }
+    std::sort(hits.begin(), hits.end(), std::greater<>());
+    std::size_t blocks = 0;
+    for (std::size_t covered = 0; covered * 2 < sorted.size(); ++blocks) covered += hits[blocks];
+    return blocks * block;
+  }
+
+  // Where each thread's part of the counters begins for count_owned: at
+  // quantiles of a sorted sample of the targets (multiples of 64 nodes, as
+  // the counters ask), so that the threads count about as many edges each.
+  // Cut by ids, a skewed graph (kron's lower half of the ids takes three
+  // quarters of its targets) left one thread most of the counting
+  // (docs/TUNING.md#owned-in-degree-count).
+  void cut_by_targets(std::span<const node_t> sorted, node_t* cut) const {
+    const std::size_t parts = pc_.threads;
     cut[0] = 0;
     cut[parts] = g_.n;
-    for (std::size_t p = 1; p < parts; ++p) {
-      const auto at = sample.begin() + static_cast<std::ptrdiff_t>(sample.size() * p / parts);
-      std::nth_element(sample.begin(), at, sample.end());
-      cut[p] = std::max(cut[p - 1], static_cast<node_t>(*at / 64 * 64));
-    }
+    for (std::size_t p = 1; p < parts; ++p)
+      cut[p] = std::max(cut[p - 1], static_cast<node_t>(sorted[sorted.size() * p / parts] / 64 * 64));
   }
 
   // Where part `part` of the counters that threads own begins: a multiple
@@ -736,6 +765,7 @@ class KahnRounds {
   LayeringParts* const parts_;
   const bool owned_;          // two threads own the counters (and split rounds so)
   const bool halves_count_;   // and count half the edges each (count_halves)
+  const std::size_t halved_hot_bytes_;  // ... or where half the sampled targets hit this many bytes of counters
   const bool big_;            // else rounds may split through the blocked scatter
   const bool cached_;         // no prefetching, no sorting
   const bool tracing_;        // rounds go to the trace (traced_round)

@@ -37,6 +37,10 @@ struct Tuning {
   /// their own and add them up, instead of each reading every edge for its
   /// half of the counters (docs/TUNING.md#owned-in-degree-count).
   std::size_t halved_count_below = std::size_t{1} << 22;
+  /// Past that, the same where half of a sample of the targets falls in
+  /// this many bytes of counters or fewer (a skewed graph, whose hot
+  /// counters stay in L2 either way) (docs/TUNING.md#owned-in-degree-count).
+  std::size_t halved_count_hot_bytes = std::size_t{1} << 20;
   /// The mex pass gathers values in batches from this many nodes on, with
   /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
   std::size_t batch_mex_from = std::size_t{1} << 16;
@@ -100,6 +104,8 @@ struct Tuning {
   /// Targets sampled to cut the owned in-degree count's counters where the
   /// threads get about as many edges each.
   static constexpr std::size_t owned_count_sample = 4096;
+  /// Counters per block when measuring where a sample's targets concentrate.
+  static constexpr std::size_t hot_counter_block = 4096;
   /// A round narrower than ParallelConfig::min_parallel is split between
   /// the two owning threads from this many edges (the scatter's split keeps
   /// ParallelConfig::heavy_work's bar) (docs/TUNING.md#owned-split-rounds).
