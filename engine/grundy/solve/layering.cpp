@@ -168,8 +168,8 @@ class KahnRounds {
 
   // The bytes of counters, in blocks of Tuning::hot_counter_block, that
   // hold half the targets of a sorted sample: small where a few nodes take
-  // most edges (kron: 296 KiB of 8 MiB), about half the counters where
-  // targets fall evenly (docs/TUNING.md#owned-in-degree-count).
+  // most edges, about half the counters where targets fall evenly
+  // (docs/TUNING.md#owned-in-degree-count).
   static std::size_t hot_counter_bytes(std::span<const node_t> sorted) {
     constexpr std::size_t block = Tuning::hot_counter_block;
     std::vector<std::size_t> hits;  // per block present in the sample
@@ -188,9 +188,8 @@ class KahnRounds {
   // Where each thread's part of the counters begins for count_owned: at
   // quantiles of a sorted sample of the targets (multiples of 64 nodes, as
   // the counters ask), so that the threads count about as many edges each.
-  // Cut by ids, a skewed graph (kron's lower half of the ids takes three
-  // quarters of its targets) left one thread most of the counting
-  // (docs/TUNING.md#owned-in-degree-count).
+  // Cut by ids, a skewed graph (kron's low ids) left one thread most of the
+  // counting (docs/TUNING.md#owned-in-degree-count).
   void cut_by_targets(std::span<const node_t> sorted, node_t* cut) const {
     const std::size_t parts = pc_.threads;
     cut[0] = 0;
@@ -763,9 +762,10 @@ class KahnRounds {
   Layers& layers_;
   InDegrees& deg_;
   LayeringParts* const parts_;
-  const bool owned_;          // two threads own the counters (and split rounds so)
-  const bool halves_count_;   // and count half the edges each (count_halves)
-  const std::size_t halved_hot_bytes_;  // ... or where half the sampled targets hit this many bytes of counters
+  const bool owned_;         // two threads own the counters (and split rounds so)
+  const bool halves_count_;  // and count half the edges each (count_halves)
+  // ... and past that size, where half the sampled targets hit this many bytes of counters
+  const std::size_t halved_hot_bytes_;
   const bool big_;            // else rounds may split through the blocked scatter
   const bool cached_;         // no prefetching, no sorting
   const bool tracing_;        // rounds go to the trace (traced_round)

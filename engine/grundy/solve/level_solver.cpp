@@ -41,8 +41,8 @@ static_assert(Tuning::masked_slots == 8, "the masked body (simd::mex8) reads 8 s
 
 template <bool Identity, class Sg, class Target>
 std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
-               const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b, std::size_t e,
-               bool prefetch, std::size_t masked_end) {
+                        const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b,
+                        std::size_t e, bool prefetch, std::size_t masked_end) {
   if constexpr (Identity) {
     if (runs.empty()) {
       mex_identity_down(off, targets, sg, mex, b, e);
@@ -83,8 +83,9 @@ std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> 
 // in flight as the floor kernel's loop does; a loop per node ends on a
 // mispredicted exit every ten or so edges. Returns the edges leaving [b, e).
 template <bool Identity, class Sg, class Target>
-std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restrict off, const Target* __restrict targets,
-                 Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
+                          const Target* __restrict targets, Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b,
+                          std::size_t e) {
   constexpr std::size_t kEdges = Tuning::batch_edges, kNodes = Tuning::batch_nodes;
   constexpr std::size_t far = Tuning::batch_prefetch_offsets, near = Tuning::batch_prefetch_row;
   scratch.rows.resize(Identity ? 0 : kEdges);
@@ -265,8 +266,8 @@ class MexPass {
 
   // Positions [b, e), possibly across layers, deepest first; returns their edges.
   std::uint64_t run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
-    return mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e, prefetch_,
-                        alone ? masked_end_ : 0);
+    return mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e,
+                               prefetch_, alone ? masked_end_ : 0);
   }
 
   // Whether layer l gets a parallel loop; the common answers (wide, or far

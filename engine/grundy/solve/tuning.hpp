@@ -101,8 +101,9 @@ struct Tuning {
   static constexpr unsigned owned_count_max_threads = 2;
   /// Targets an owned count keeps per piece: 16 KiB, in L1.
   static constexpr std::size_t owned_count_piece = 4096;
-  /// Targets sampled to cut the owned in-degree count's counters where the
-  /// threads get about as many edges each.
+  /// Targets sampled before a two-thread count past halved_count_below: to
+  /// measure how concentrated they are (halved_count_hot_bytes), and to cut
+  /// the owned count's counters where the threads get as many edges each.
   static constexpr std::size_t owned_count_sample = 4096;
   /// Counters per block when measuring where a sample's targets concentrate.
   static constexpr std::size_t hot_counter_block = 4096;
