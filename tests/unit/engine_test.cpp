@@ -82,6 +82,35 @@ TEST(Engine, OwnedCountersGiveTheReferenceValues) {
   }
 }
 
+// Sinks take no place in the mex batches: a layer, or a thread's piece of
+// one, may hold nothing else, at either end of the order. Isolated nodes
+// (lowest and highest ids, as R-MAT leaves them) around a random DAG, and a
+// graph with no edge at all; every layer batched (eager) or not.
+TEST(Engine, SinksAtEitherEndOfABatchedLayer) {
+  std::mt19937_64 rng(21);
+  const node_t core = 3000, pad = 1500, n = core + 2 * pad;
+  std::vector<std::pair<node_t, node_t>> edges;
+  for (int k = 0; k < 20000; ++k) {
+    node_t u = 1 + static_cast<node_t>(rng() % core), v = 1 + static_cast<node_t>(rng() % core);
+    if (u == v) continue;
+    if (u > v) std::swap(u, v);
+    edges.emplace_back(pad + u, pad + v);
+  }
+  for (const OwnedGame& g : {make_game(n, edges), make_game(n, {})}) {
+    const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
+    for (unsigned threads : {1u, 2u, 3u})
+      for (const SolveConfig& config : {eager(threads), test_support::eager_loops(threads)}) {
+        PhaseTimer log;
+        log.log_layers = true;
+        EXPECT_EQ(in_arena(threads, [&] { return level_sg(g.graph(), config, &log); }).to_vector(), want)
+            << g.graph().m << " edges, " << threads << " threads";
+        std::uint64_t edges_logged = 0;
+        for (const LayerStat& s : log.layers) edges_logged += s.edges;
+        EXPECT_EQ(edges_logged, g.graph().m) << threads << " threads";
+      }
+  }
+}
+
 // No layer is wide enough in nodes to split, but every layer of 64 nodes or
 // more holding 600 / threads edges is heavy enough (kron-l's narrow layers
 // hold 95% of its edges).

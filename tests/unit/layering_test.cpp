@@ -239,7 +239,7 @@ TEST(Layering, PairedRoundsGiveTheLayersOfOneThread) {
     compute_layers(g.graph(), {1}, one, width, &one_parts);
     EXPECT_EQ(one_parts.paired_rounds, 0u);
     std::uint64_t most_paired = 0;
-    for (int attempt = 0; attempt < 10 && most_paired <= 100; ++attempt) {
+    for (int attempt = 0; attempt < 40 && most_paired <= 100; ++attempt) {
       LayeringParts two_parts;
       Layers two;
       in_arena(2, [&] { compute_layers(g.graph(), {2}, two, width, &two_parts); });

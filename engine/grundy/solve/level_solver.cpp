@@ -81,7 +81,9 @@ std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> 
 // ahead), gather every successor's value in one flat loop, then take each
 // node's mex from the gathered values. The flat gather keeps as many misses
 // in flight as the floor kernel's loop does; a loop per node ends on a
-// mispredicted exit every ten or so edges. Returns the edges leaving [b, e).
+// mispredicted exit every ten or so edges. Sinks are passed over, their
+// value written at once: most of an R-MAT graph's first layer is isolated
+// nodes (docs/TUNING.md#mex-batches). Returns the edges leaving [b, e).
 template <bool Identity, class Sg, class Target>
 std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
                           const Target* __restrict targets, Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b,
@@ -111,6 +113,10 @@ std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restri
       const node_t u = Identity ? static_cast<node_t>(i - 1) : order[i - 1];
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
+      if (d == 0) {
+        sg[u] = 0;
+        continue;
+      }
       if (d >= Tuning::word_mex_degrees || fill + d > kEdges) break;  // taken alone, after the batch
       if constexpr (!Identity) {
         copy_row(targets + first, d, rows + fill);
@@ -142,7 +148,7 @@ std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restri
         at += degrees[c];
       }
       edges += fill;
-    } else {  // a node of 64 successors or more, or more than a batch holds
+    } else if (i > b) {  // a node of 64 successors or more, or more than a batch holds (none: only sinks were left)
       --i;
       const node_t u = Identity ? static_cast<node_t>(i) : order[i];
       const auto d = static_cast<std::size_t>(off[u + 1] - off[u]);
