@@ -100,7 +100,8 @@ void print_stats(const RunStats& s, const ProfileFacts& f) {
                Tuning::unrolled_degrees, 100 * m.edge_share(0, f.graph.m), Tuning::word_mex_degrees,
                100 * m.edge_share(1, f.graph.m), 100 * m.edge_share(2, f.graph.m));
   if (s.mex_steps > 0)
-    std::fprintf(stderr, "grundy: mex pass: %llu layers in %llu steps (wide layers alone, narrow ones in runs)\n",
+    std::fprintf(stderr, "grundy: mex pass: %llu layers in %llu steps (wide layers alone, narrow ones in runs; the dataflow "
+                 "pass is one)\n",
                  static_cast<unsigned long long>(s.mex_layers), static_cast<unsigned long long>(s.mex_steps));
 }
 

@@ -18,6 +18,14 @@ inline SolveConfig eager(unsigned threads, std::size_t min_parallel = 8, std::si
           {.split_rounds_from = 0, .batch_mex_from = 0, .batch_layered_mex_from = 0, .depth_first_below = 0}};
 }
 
+/// Like eager, and the mex pass over random ids on two threads or more as
+/// one dataflow loop (no step per layer) on graphs of any size.
+inline SolveConfig dataflow(unsigned threads) {
+  SolveConfig c = eager(threads);
+  c.tuning.dataflow_mex_from = 0;
+  return c;
+}
+
 /// Like eager, and deep graphs of any size renumbered in a locality order:
 /// Kahn rounds are checked every 4 rounds, and the walks start from id
 /// blocks of 16 nodes, a task each (the deep-graph path, concurrent walks).

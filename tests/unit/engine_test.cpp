@@ -85,7 +85,8 @@ TEST(Engine, OwnedCountersGiveTheReferenceValues) {
 // Sinks take no place in the mex batches: a layer, or a thread's piece of
 // one, may hold nothing else, at either end of the order. Isolated nodes
 // (lowest and highest ids, as R-MAT leaves them) around a random DAG, and a
-// graph with no edge at all; every layer batched (eager) or not.
+// graph with no edge at all; every layer batched (eager) or not, or the
+// dataflow pass.
 TEST(Engine, SinksAtEitherEndOfABatchedLayer) {
   std::mt19937_64 rng(21);
   const node_t core = 3000, pad = 1500, n = core + 2 * pad;
@@ -99,7 +100,8 @@ TEST(Engine, SinksAtEitherEndOfABatchedLayer) {
   for (const OwnedGame& g : {make_game(n, edges), make_game(n, {})}) {
     const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
     for (unsigned threads : {1u, 2u, 3u})
-      for (const SolveConfig& config : {eager(threads), test_support::eager_loops(threads)}) {
+      for (const SolveConfig& config :
+           {eager(threads), test_support::eager_loops(threads), test_support::dataflow(threads)}) {
         PhaseTimer log;
         log.log_layers = true;
         EXPECT_EQ(in_arena(threads, [&] { return level_sg(g.graph(), config, &log); }).to_vector(), want)
@@ -109,6 +111,46 @@ TEST(Engine, SinksAtEitherEndOfABatchedLayer) {
         EXPECT_EQ(edges_logged, g.graph().m) << threads << " threads";
       }
   }
+}
+
+// The dataflow mex pass (no barrier between layers; a value not yet
+// written is waited for) on every shape: hubs of hundreds of successors
+// (kron), values past 255 (tournament), deep chains, wide layers, sinks
+// padding the order at both ends; on more threads than cores too, where a
+// thread waits for one that is descheduled. With a layer log, the pass is
+// one step holding every edge.
+TEST(Engine, DataflowMexAgreesWithTheReference) {
+  std::vector<GenSpec> specs = {{Shape::kron, 4096, 60000, 5, 31},      {Shape::kron, 20000, 300000, 5, 32},
+                                {Shape::powerlaw, 5000, 60000, 5, 33},  {Shape::uniform, 3000, 400000, 5, 34},
+                                {Shape::layered, 3000, 200000, 5, 35},  {Shape::tournament, 300, 0, 4, 36},
+                                {Shape::chain, 20000, 30000, 3, 37},    {Shape::uniform, 50000, 200000, 3, 38}};
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) specs.push_back({Shape::uniform, 50 + seed * 97, 300 + seed * 900, 3, seed});
+  for (const GenSpec& spec : specs) {
+    const OwnedGame g = generate(spec);
+    const Widened wide(g.graph());
+    const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
+    SCOPED_TRACE(std::string(shape_name(spec.shape)) + " seed " + std::to_string(spec.seed));
+    for (unsigned threads : {2u, 3u, 4u, 8u}) {
+      PhaseTimer log;
+      log.log_layers = true;
+      const SolveConfig config = test_support::dataflow(threads);
+      ASSERT_EQ(in_arena(threads, [&] { return level_sg(g.graph(), config, &log); }).to_vector(), want)
+          << threads << " threads";
+      ASSERT_EQ(log.layers.size(), 1u) << threads << " threads";
+      EXPECT_EQ(log.layers[0].edges, g.graph().m) << threads << " threads";
+      EXPECT_EQ(log.layers[0].nodes, g.graph().n) << threads << " threads";
+      ASSERT_EQ(in_arena(threads, [&] { return level_sg(wide.graph, config); }).to_vector(), want)
+          << threads << " threads, 64-bit ids";
+    }
+  }
+}
+
+// The dataflow pass asked for 4 threads where oneTBB lends 1: that thread
+// takes every piece in order and never waits on a piece nobody holds.
+TEST(Engine, DataflowMexFinishesOnFewerThreadsThanAskedFor) {
+  const OwnedGame g = generate({Shape::kron, 8192, 100000, 5, 41});
+  const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
+  EXPECT_EQ(in_arena(1, [&] { return level_sg(g.graph(), test_support::dataflow(4)); }).to_vector(), want);
 }
 
 // No layer is wide enough in nodes to split, but every layer of 64 nodes or

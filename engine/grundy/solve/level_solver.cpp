@@ -10,6 +10,7 @@
 #include "grundy/solve/locality_order.hpp"
 #include "grundy/primitives/simd/mex8.hpp"
 #include "grundy/solve/mex.hpp"
+#include "grundy/solve/shared_values.hpp"
 #include "grundy/solve/solver.hpp"
 
 namespace grundy {
@@ -25,6 +26,7 @@ struct MexScratch {
   std::vector<node_t> rows, nodes;
   std::vector<Sg> values;
   std::vector<std::uint8_t> degrees;  // a batch's nodes have fewer than Tuning::word_mex_degrees successors
+  SolveAheadScratch ahead;  // the dataflow pass's
 };
 
 // Back to front: within a run of narrow layers the deeper ones come last,
@@ -35,13 +37,15 @@ struct MexScratch {
 // (mex_identity_down). Both ways stay: deriving the runs of a file without
 // them lost on two threads (docs/TUNING.md#degree-runs). Otherwise, a row
 // of at most Tuning::masked_slots successors that ends that many slots or
-// more before `masked_end` takes the masked body (0: none does). Returns
-// the edges leaving the range.
+// more before `masked_end` takes the masked body (0: none does; always 0
+// with shared values, as the body reads values plainly). Values are
+// written, and with random ids read, through `values` (shared_values.hpp).
+// Returns the edges leaving the range.
 static_assert(Tuning::masked_slots == 8, "the masked body (simd::mex8) reads 8 slots");
 
-template <bool Identity, class Sg, class Target>
+template <bool Identity, class Sg, class Target, class Values>
 std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
-                        const Target* __restrict targets, Sg* __restrict sg, BitsetMex& mex, std::size_t b,
+                        const Target* __restrict targets, Sg* sg, Values& values, BitsetMex& mex, std::size_t b,
                         std::size_t e, bool prefetch, std::size_t masked_end) {
   if constexpr (Identity) {
     if (runs.empty()) {
@@ -66,9 +70,9 @@ std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> 
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
       edges += d;
       if (d <= Tuning::masked_slots && first + Tuning::masked_slots <= masked_end) {
-        sg[u] = simd::mex8(targets + first, d, sg);
+        values.put(u, simd::mex8(targets + first, d, sg));
       } else {
-        sg[u] = mex(targets + first, d, sg);
+        values.put(u, values.mex(mex, targets + first, d));
       }
     }
     return edges;
@@ -83,11 +87,13 @@ std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> 
 // in flight as the floor kernel's loop does; a loop per node ends on a
 // mispredicted exit every ten or so edges. Sinks are passed over, their
 // value written at once: most of an R-MAT graph's first layer is isolated
-// nodes (docs/TUNING.md#mex-batches). Returns the edges leaving [b, e).
-template <bool Identity, class Sg, class Target>
+// nodes (docs/TUNING.md#mex-batches). Values are read and written through
+// `values` (shared_values.hpp); `sg` is only prefetched. Returns the edges
+// leaving [b, e).
+template <bool Identity, class Sg, class Target, class Values>
 std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restrict off,
-                          const Target* __restrict targets, Sg* __restrict sg, MexScratch<Sg>& scratch, std::size_t b,
-                          std::size_t e) {
+                          const Target* __restrict targets, const Sg* sg, Values& values,
+                          MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
   constexpr std::size_t kEdges = Tuning::batch_edges, kNodes = Tuning::batch_nodes;
   constexpr std::size_t far = Tuning::batch_prefetch_offsets, near = Tuning::batch_prefetch_row;
   scratch.rows.resize(Identity ? 0 : kEdges);
@@ -95,7 +101,7 @@ std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restri
   scratch.nodes.resize(kNodes);
   scratch.degrees.resize(kNodes);
   node_t* const rows = scratch.rows.data();
-  Sg* const values = scratch.values.data();
+  Sg* const gathered = scratch.values.data();
   node_t* const nodes = scratch.nodes.data();
   std::uint8_t* const degrees = scratch.degrees.data();
   std::uint64_t edges = 0;
@@ -114,7 +120,7 @@ std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restri
       const edge_t first = off[u];
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
       if (d == 0) {
-        sg[u] = 0;
+        values.put(u, Sg{0});
         continue;
       }
       if (d >= Tuning::word_mex_degrees || fill + d > kEdges) break;  // taken alone, after the batch
@@ -136,15 +142,15 @@ std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restri
         if constexpr (Identity) return targets + (base - fill);
         else return static_cast<const node_t*>(rows);
       }();
-      for (std::size_t j = 0; j < fill; ++j) values[j] = sg[flat[j]];
+      for (std::size_t j = 0; j < fill; ++j) gathered[j] = values.get(flat[j]);
       // Node k's values: Identity, in id order from the front; copied rows,
       // in batch order from the front.
       std::size_t at = 0;
       for (std::size_t k = 0; k < count; ++k) {
         const std::size_t c = Identity ? count - 1 - k : k;
         std::uint64_t seen = 0;
-        for (std::size_t j = at; j < at + degrees[c]; ++j) seen |= mex_bit(values[j]);
-        sg[nodes[c]] = static_cast<Sg>(std::countr_one(seen));
+        for (std::size_t j = at; j < at + degrees[c]; ++j) seen |= mex_bit(gathered[j]);
+        values.put(nodes[c], static_cast<Sg>(std::countr_one(seen)));
         at += degrees[c];
       }
       edges += fill;
@@ -152,7 +158,7 @@ std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restri
       --i;
       const node_t u = Identity ? static_cast<node_t>(i) : order[i];
       const auto d = static_cast<std::size_t>(off[u + 1] - off[u]);
-      sg[u] = scratch.mex(targets + off[u], d, sg);
+      values.put(u, values.mex(scratch.mex, targets + off[u], d));
       edges += d;
     }
   }
@@ -161,9 +167,12 @@ std::uint64_t mex_batched(const node_t* __restrict order, const edge_t* __restri
 
 // The mex pass over every layer, deepest first: runs of layers split
 // between threads go to one for_phases loop, runs of narrow layers to one
-// inline loop; with a layer log, each step is timed.
+// inline loop; with a layer log, each step is timed. Over random ids on two
+// threads or more, one dataflow loop instead (run_dataflow).
 template <bool Identity, class Sg, class Csr>
 class MexPass {
+  using Shared = SharedValues<Sg, typename Csr::target_type>;
+
  public:
   MexPass(const Csr& g, const LayerView& layers, const SolveConfig& config, Sg* sg, PhaseTimer* log)
       : g_(g),
@@ -177,9 +186,14 @@ class MexPass {
         batched_(g.n >= (Identity ? config.tuning.batch_layered_mex_from : config.tuning.batch_mex_from)),
         prefetch_(g.n >= Tuning::cached_nodes),
         masked_end_(!prefetch_ && layers.count() * Tuning::masked_mex_min_width <= g.n ? g.m : 0),
+        // Random ids on two threads or more, where no value can be the
+        // unsolved mark (docs/TUNING.md#dataflow-mex).
+        dataflow_(!Identity && config.loops.threads > 1 && g.n >= config.tuning.dataflow_mex_from &&
+                  Shared::fit(g.m)),
         asked_(layers.count()) {}
 
   void run() {
+    if (dataflow_) return run_dataflow();
     for (std::size_t l = layers_.count(); l-- > 0;) l = split(l) ? run_split_layers(l) : run_narrow_layers(l);
   }
 
@@ -216,6 +230,87 @@ class MexPass {
     for (std::size_t p = 0; log_ != nullptr && p < phases_.size(); ++p)
       record(last - p, last - p, phase_edges_[p], stamps_[p], stamps_[p + 1]);
     return first;
+  }
+
+  // Every layer in one parallel loop with no barrier between layers: the
+  // threads take pieces of the order, deepest first, from one counter, and
+  // a value not yet written is solved by the thread that needs it, or past
+  // a short walk waited for (SharedValues). A thread waits only for pieces
+  // taken before its own, held by running threads, so the loop finishes
+  // with however many threads oneTBB lends it. With a layer log, the pass
+  // is one step.
+  void run_dataflow() {
+    trace::Span span("mex dataflow", "mex");
+    const auto t0 = PhaseTimer::clock::now();
+    for_range(pc_, 0, g_.n, [&](std::size_t b, std::size_t e) { std::fill(sg_ + b, sg_ + e, Shared::unsolved); });
+    if (!thread_mex_) thread_mex_.emplace();
+    std::atomic<std::size_t> next{g_.n};  // positions [0, next) are not taken yet
+    std::atomic<std::uint64_t> edges{0};
+    for_tasks(pc_, pc_.threads, [&](std::size_t) {
+      MexScratch<Sg>& scratch = thread_mex_->local();
+      Shared values(g_.offsets, g_.targets, sg_, scratch.ahead);
+      std::uint64_t mine = 0;
+      std::size_t size = 16;  // the first piece's nodes, until a piece shows how many edges a node has here
+      for (std::size_t b = 0, e = 0; take_piece(next, size, b, e);) {
+        trace::Span piece("mex piece", "mex");
+        piece.merge_with_previous();
+        const std::uint64_t piece_edges = run_shared_piece(values, scratch, b, e);
+        mine += piece_edges;
+        size = std::clamp<std::size_t>(Tuning::dataflow_piece_edges * (e - b) / std::max<std::uint64_t>(piece_edges, 1),
+                                       1, Tuning::dataflow_piece_nodes);
+      }
+      edges.fetch_add(mine, std::memory_order_relaxed);
+    });
+    if (log_ != nullptr) record(0, layers_.count() - 1, edges.load(), t0, PhaseTimer::clock::now());
+  }
+
+  // Takes the next piece, [b, e), of about `size` nodes; false when none is left.
+  bool take_piece(std::atomic<std::size_t>& next, std::size_t size, std::size_t& b, std::size_t& e) const {
+    e = next.load(std::memory_order_relaxed);
+    while (e > 0 && !next.compare_exchange_weak(e, b = piece_start(e, size), std::memory_order_relaxed)) {
+    }
+    return e > 0;
+  }
+
+  // Where a piece of `size` nodes down from position e starts. Within a
+  // layer wide enough to batch: at most 1 / (threads * dataflow_layer_pieces)
+  // of it, so that its pieces end close together, and never past its start
+  // (the next layer's nodes need this layer's other pieces, and would solve
+  // them ahead twice over). Across narrow layers: `size` nodes.
+  std::size_t piece_start(std::size_t e, std::size_t size) const {
+    const auto begin = layers_.begin;
+    const auto l = static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), e - 1) - begin.begin()) - 1;
+    const std::size_t width = begin[l + 1] - begin[l];
+    if (width < Tuning::min_batch_width) return e - std::min(e, size);
+    const std::size_t share = std::size_t{pc_.threads} * Tuning::dataflow_layer_pieces;
+    size = std::min(size, (width + share - 1) / share);
+    return std::max<std::size_t>(begin[l], e - std::min(e, size));
+  }
+
+  // Positions [b, e) of the order, deepest first: the parts of layers wide
+  // enough in batches (which stop at a layer's end, or a batch would solve
+  // its own nodes ahead), the runs of narrow ones node by node. Returns
+  // their edges.
+  std::uint64_t run_shared_piece(Shared& values, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+    const auto begin = layers_.begin;
+    auto l = static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), e - 1) - begin.begin()) - 1;
+    std::uint64_t edges = 0;
+    std::size_t narrow_end = e;  // positions [i, narrow_end) are left to do, node by node
+    for (std::size_t i = e; i > b; --l) {
+      const std::size_t lb = std::max<std::size_t>(begin[l], b);
+      if (i - lb >= Tuning::min_batch_width) {
+        edges += run_shared_nodes(values, scratch, i, narrow_end);
+        edges += mex_batched<false>(layers_.order, g_.offsets, g_.targets, sg_, values, scratch, lb, i);
+        narrow_end = lb;
+      }
+      i = lb;
+    }
+    return edges + run_shared_nodes(values, scratch, b, narrow_end);
+  }
+
+  // Positions [b, e), possibly across layers, node by node through shared values.
+  std::uint64_t run_shared_nodes(Shared& values, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
+    return mex_range<false>(layers_.order, {}, g_.offsets, g_.targets, sg_, values, scratch.mex, b, e, true, 0);
   }
 
   // Layer l as a phase, right after split(l) (its work is then the cached answer).
@@ -266,14 +361,14 @@ class MexPass {
     trace::Span span("mex piece", "mex");
     span.merge_with_previous();
     if (batched_ && e - b >= Tuning::min_batch_width)
-      return mex_batched<Identity>(layers_.order, g_.offsets, g_.targets, sg_, scratch, b, e);
+      return mex_batched<Identity>(layers_.order, g_.offsets, g_.targets, sg_, plain_, scratch, b, e);
     return run_unbatched(scratch, b, e, alone);
   }
 
   // Positions [b, e), possibly across layers, deepest first; returns their edges.
   std::uint64_t run_unbatched(MexScratch<Sg>& scratch, std::size_t b, std::size_t e, bool alone) {
-    return mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, scratch.mex, b, e,
-                               prefetch_, alone ? masked_end_ : 0);
+    return mex_range<Identity>(layers_.order, layers_.degree_runs, g_.offsets, g_.targets, sg_, plain_, scratch.mex, b,
+                               e, prefetch_, alone ? masked_end_ : 0);
   }
 
   // Whether layer l gets a parallel loop; the common answers (wide, or far
@@ -331,6 +426,8 @@ class MexPass {
   const bool batched_;
   const bool prefetch_;             // past the cache: prefetch the rows of unbatched nodes
   const edge_t masked_end_;         // inline, rows may be read as Tuning::masked_slots slots up to here (0: never)
+  const bool dataflow_;             // run_dataflow(), not layer by layer
+  PlainValues<Sg> plain_{sg_};
   std::size_t asked_, answer_ = 0;  // work(): the last layer asked, and its edges
   MexScratch<Sg> inline_mex_;
   // Made on first use (see layering.cpp: oneTBB's first touch is not free).

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -156,12 +157,28 @@ class BitsetMex {
     return d < Tuning::word_mex_degrees ? mex_word(succ, d, sg) : wide(succ, d, sg);
   }
 
+  /// The same, each value read by get(v) (the dataflow pass's reads: sg is
+  /// then only prefetched); no unrolled bodies.
+  template <class Sg, class Target, class Get>
+  Sg read_through(const Target* succ, std::size_t d, const Sg* sg, const Get& get) {
+    if (d >= Tuning::word_mex_degrees) return wide_through(succ, d, sg, get);
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < d; ++i) seen |= mex_bit(get(succ[i]));
+    return static_cast<Sg>(std::countr_one(seen));
+  }
+
   template <class Sg, class Target>
   [[gnu::noinline]] Sg wide(const Target* succ, std::size_t d, const Sg* sg) {
+    return wide_through(succ, d, sg, [sg](node_t v) { return sg[v]; });
+  }
+
+ private:
+  template <class Sg, class Target, class Get>
+  Sg wide_through(const Target* succ, std::size_t d, const Sg* sg, const Get& get) {
     const std::size_t words = d / 64 + 1;  // bits 0..d
     if (bits_.size() < words) bits_.resize(words, 0);
     const auto mark = [&](std::size_t i) {
-      const std::size_t s = sg[succ[i]];
+      const std::size_t s = get(succ[i]);
       if (s <= d) bits_[s / 64] |= std::uint64_t{1} << (s % 64);
     };
     // The values Tuning::wide_mex_prefetch successors ahead are asked for
@@ -180,7 +197,6 @@ class BitsetMex {
     return x;
   }
 
- private:
   std::vector<std::uint64_t> bits_;
 };
 

@@ -44,6 +44,9 @@ struct Tuning {
   /// The mex pass gathers values in batches from this many nodes on, with
   /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
   std::size_t batch_mex_from = std::size_t{1} << 16;
+  /// On two threads or more, the mex pass over random ids runs as one
+  /// dataflow loop from this many nodes on (docs/TUNING.md#dataflow-mex).
+  std::size_t dataflow_mex_from = std::size_t{1} << 16;
   /// The same with layered ids, whose pass reads ahead of its values' reach
   /// until about 3*10^6 nodes (docs/TUNING.md#mex-batches).
   std::size_t batch_layered_mex_from = std::size_t{1} << 22;
@@ -161,6 +164,17 @@ struct Tuning {
   /// them go to one loop, whose prefetches reach across them
   /// (docs/TUNING.md#narrow-layers).
   static constexpr std::size_t min_batch_width = 64;
+  /// The dataflow mex pass hands a thread pieces of about this many edges
+  /// (at the last piece's edges a node), of at most this many nodes, and of
+  /// at most 1/(threads * dataflow_layer_pieces) of a wide layer: smaller
+  /// pieces leave the next layer's pieces less to solve ahead, larger ones
+  /// batch more (docs/TUNING.md#dataflow-mex).
+  static constexpr std::size_t dataflow_piece_edges = 4096, dataflow_piece_nodes = 4096;
+  static constexpr unsigned dataflow_layer_pieces = 2;
+  /// A thread of the dataflow pass solves a value it needs itself, depth
+  /// first, through at most this many unsolved nodes; past them it waits
+  /// (docs/TUNING.md#dataflow-mex).
+  static constexpr std::size_t solve_ahead_nodes = 64;
   /// A batch's bound on gathered values (their lines fit in L2) and on
   /// nodes (docs/TUNING.md#value-prefetch).
   static constexpr std::size_t batch_edges = std::size_t{1} << 13, batch_nodes = 1024;
