@@ -1,13 +1,18 @@
-// The parallel primitives of parallel.hpp on their own: for_phases keeps
-// its phases in order without a barrier between them.
+// The parallel primitives of parallel.hpp and pair_loop.hpp on their own:
+// for_phases keeps its phases in order without a barrier between them; a
+// pair's barrier says on both threads alike when its waits stall.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "grundy/primitives/arena.hpp"
+#include "grundy/primitives/pair_loop.hpp"
 #include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
@@ -90,6 +95,29 @@ TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
     for (std::size_t p = 0; p < phases.size(); ++p) ASSERT_EQ(done_calls[p], 1) << "phase " << p;
     for (std::size_t i = 0; i < total; ++i) ASSERT_EQ(visits[i].load(), 1) << "index " << i;
   }
+}
+
+// One thread of a pair arrives 6 ms late at every barrier: each of the
+// other's waits stalls (5 ms or more), and from the barrier after
+// PairBarrier::max_stalls of them on, wait() says so, the same answer on
+// both threads at every barrier. (A thread descheduled for longer may add
+// a stall sooner: only the first barrier and the last are pinned down.)
+TEST(PairBarrier, SaysOnBothThreadsWhenItsWaitsStall) {
+  constexpr unsigned kBarriers = PairBarrier::max_stalls + 2;
+  PairBarrier barrier;
+  std::vector<bool> said[2];
+  std::thread late([&] {
+    for (unsigned k = 0; k < kBarriers; ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(6));
+      said[1].push_back(barrier.wait());
+    }
+  });
+  for (unsigned k = 0; k < kBarriers; ++k) said[0].push_back(barrier.wait());
+  late.join();
+  EXPECT_EQ(said[0], said[1]);
+  EXPECT_FALSE(said[0].front());
+  EXPECT_TRUE(said[0].back());
+  EXPECT_TRUE(std::is_sorted(said[0].begin(), said[0].end())) << "once stalled, it stays so";
 }
 
 }  // namespace

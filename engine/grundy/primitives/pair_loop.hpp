@@ -10,29 +10,57 @@
 
 #include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
 
-/// A barrier for exactly two threads.
+/// A barrier for exactly two threads, which notices when its waits stall:
+/// when a yield while waiting gave the core to another process for 200 µs
+/// or more, or a wait lasted 5 ms. The cores are then shared, the other
+/// thread is descheduled in turn, and a spinning barrier costs a time
+/// slice (docs/TUNING.md#paired-rounds).
 class PairBarrier {
  public:
   /// Returns once both threads have called it; what each wrote before is
-  /// seen by the other after.
-  void wait() {
+  /// seen by the other after. Returns true on both threads, or on neither,
+  /// once `max_stalls` of the waits before this one have stalled.
+  bool wait() {
     const unsigned generation = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) == 1) {
+      // The last to arrive decides for both, from the stalls both recorded
+      // before arriving.
       arrived_.store(0, std::memory_order_relaxed);
+      stalled_.store(stalls_.load(std::memory_order_relaxed) >= max_stalls, std::memory_order_relaxed);
       generation_.store(generation + 1, std::memory_order_release);
-      return;
+      return stalled_.load(std::memory_order_relaxed);
     }
-    spin_until([&] { return generation_.load(std::memory_order_acquire) != generation; });
+    const auto released = [&] { return generation_.load(std::memory_order_acquire) != generation; };
+    for (unsigned spins = 0; spins < 64; ++spins)
+      if (released()) return stalled_.load(std::memory_order_relaxed);
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    bool slow = false;
+    while (!released()) {
+      const auto before = clock::now();
+      std::this_thread::yield();
+      const auto after = clock::now();
+      slow = slow || after - before >= std::chrono::microseconds(200) || after - start >= std::chrono::milliseconds(5);
+    }
+    const bool stalled = stalled_.load(std::memory_order_relaxed);  // before the other thread can decide again
+    if (slow) stalls_.fetch_add(1, std::memory_order_relaxed);
+    return stalled;
   }
+
+  /// Stalled waits after which wait() says so.
+  static constexpr unsigned max_stalls = 4;
 
  private:
   alignas(64) std::atomic<unsigned> arrived_{0};
   alignas(64) std::atomic<unsigned> generation_{0};
+  std::atomic<bool> stalled_{false};
+  std::atomic<unsigned> stalls_{0};
 };
 
 /// Runs body(role, barrier) on two threads at once, as roles 0 and 1, and

@@ -376,8 +376,9 @@ class KahnRounds {
   // their rows, which decides whether the next round is split too
   // (docs/TUNING.md#paired-rounds). Runs at most `budget` rounds and
   // returns where the next round begins, tail_ past its nodes; nothing when
-  // no second thread came. The rounds past the first count towards the
-  // depth window here (run() counts one).
+  // no second thread came. Barriers that stall (PairBarrier) end the pair
+  // for the rest of the layering. The rounds past the first count towards
+  // the depth window here (run() counts one).
   [[gnu::noinline]] std::optional<std::size_t> paired_rounds(std::size_t head, std::size_t budget) {
     constexpr std::size_t piece = Tuning::paired_round_piece;
     struct Found {
@@ -387,6 +388,7 @@ class KahnRounds {
     Found found[2];              // per thread: what it found ready in the round just ended
     std::atomic<std::size_t> taken[2]{0, 0};  // pieces taken, for even and odd rounds
     std::size_t rounds = 0, next_head = head, next_tail = tail_;
+    bool gave_up = false;  // the barriers stalled: the cores are shared with other work
     const bool ran = run_as_pair(pc_, [&](unsigned part, PairBarrier& barrier) {
       trace::Span span("paired rounds", "layering");
       const node_t lo = owned_bound(part), hi = owned_bound(part + 1);
@@ -431,23 +433,24 @@ class KahnRounds {
           edges += g_.offsets[v + 1] - g_.offsets[v];
         }
         found[part] = {next.size(), edges};
-        barrier.wait();  // both lists of the next round found
+        const bool stalled = barrier.wait();  // both lists of the next round found (the same answer on both)
         ++ran_here;
         const std::size_t width = found[0].nodes + found[1].nodes;
         b = e;
         e = b + width;
         lists[0] = {paired_found_[(r + 1) % 2][0].data(), found[0].nodes};
         lists[1] = {paired_found_[(r + 1) % 2][1].data(), found[1].nodes};
-        if (ran_here == budget || width > Tuning::owned_round_window ||
+        if (stalled || ran_here == budget || width > Tuning::owned_round_window ||
             kind_of(width, found[0].edges + found[1].edges) != RoundKind::split) {
           place_own_list();
-          if (part == 0) rounds = ran_here, next_head = b, next_tail = e;
+          if (part == 0) rounds = ran_here, next_head = b, next_tail = e, gave_up = stalled;
           span.arg("rounds", ran_here);
           return;
         }
       }
     });
     if (!ran) return std::nullopt;
+    if (gave_up) pairs_rounds_ = false;  // for the rest of the layering
     if (parts_ != nullptr) parts_->paired_rounds += rounds;
     if (window_ != 0) window_rounds_ += rounds - 1;
     paired_extra_ = rounds - 1;
