@@ -19,10 +19,11 @@ inline SolveConfig eager(unsigned threads, std::size_t min_parallel = 8, std::si
 }
 
 /// Like eager, and the mex pass over random ids on two threads or more as
-/// one dataflow loop (no step per layer) on graphs of any size.
+/// one dataflow loop (no step per layer) on graphs of any size and depth.
 inline SolveConfig dataflow(unsigned threads) {
   SolveConfig c = eager(threads);
   c.tuning.dataflow_mex_from = 0;
+  c.tuning.dataflow_mean_width = 0;
   return c;
 }
 

@@ -99,11 +99,11 @@ TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
 
 // One thread of a pair arrives 6 ms late at every barrier: each of the
 // other's waits stalls (5 ms or more), and from the barrier after
-// PairBarrier::max_stalls of them on, wait() says so, the same answer on
+// PairBarrier::default_max_stalls of them on, wait() says so, the same answer on
 // both threads at every barrier. (A thread descheduled for longer may add
 // a stall sooner: only the first barrier and the last are pinned down.)
 TEST(PairBarrier, SaysOnBothThreadsWhenItsWaitsStall) {
-  constexpr unsigned kBarriers = PairBarrier::max_stalls + 2;
+  constexpr unsigned kBarriers = PairBarrier::default_max_stalls + 2;
   PairBarrier barrier;
   std::vector<bool> said[2];
   std::thread late([&] {

@@ -23,16 +23,21 @@ namespace grundy {
 /// slice (docs/TUNING.md#paired-rounds).
 class PairBarrier {
  public:
+  /// Stalled waits after which wait() says so, unless told otherwise.
+  static constexpr unsigned default_max_stalls = 4;
+
+  explicit PairBarrier(unsigned max_stalls = default_max_stalls) : max_stalls_(max_stalls) {}
+
   /// Returns once both threads have called it; what each wrote before is
   /// seen by the other after. Returns true on both threads, or on neither,
-  /// once `max_stalls` of the waits before this one have stalled.
+  /// once max_stalls of the waits before this one have stalled.
   bool wait() {
     const unsigned generation = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) == 1) {
       // The last to arrive decides for both, from the stalls both recorded
       // before arriving.
       arrived_.store(0, std::memory_order_relaxed);
-      stalled_.store(stalls_.load(std::memory_order_relaxed) >= max_stalls, std::memory_order_relaxed);
+      stalled_.store(stalls_.load(std::memory_order_relaxed) >= max_stalls_, std::memory_order_relaxed);
       generation_.store(generation + 1, std::memory_order_release);
       return stalled_.load(std::memory_order_relaxed);
     }
@@ -53,10 +58,8 @@ class PairBarrier {
     return stalled;
   }
 
-  /// Stalled waits after which wait() says so.
-  static constexpr unsigned max_stalls = 4;
-
  private:
+  const unsigned max_stalls_;
   alignas(64) std::atomic<unsigned> arrived_{0};
   alignas(64) std::atomic<unsigned> generation_{0};
   std::atomic<bool> stalled_{false};
@@ -65,14 +68,15 @@ class PairBarrier {
 
 /// Runs body(role, barrier) on two threads at once, as roles 0 and 1, and
 /// returns true; or returns false without running it anywhere when no
-/// second thread started within `patience` (or pc has one thread).
+/// second thread started within `patience` (or pc has one thread). The
+/// barrier says it has stalled after `max_stalls` stalled waits.
 template <class Body>
-bool run_as_pair(const ParallelConfig& pc, const Body& body,
+bool run_as_pair(const ParallelConfig& pc, const Body& body, unsigned max_stalls = PairBarrier::default_max_stalls,
                  std::chrono::microseconds patience = std::chrono::microseconds(1000)) {
   if (pc.threads < 2) return false;
   constexpr unsigned kGivenUp = 1u << 20;
   std::atomic<unsigned> seats{0};  // tasks started; kGivenUp and more once the first gave up
-  PairBarrier barrier;
+  PairBarrier barrier(max_stalls);
   bool ran = false;
   for_tasks(pc, 2, [&](std::size_t) {
     const unsigned seat = seats.fetch_add(1, std::memory_order_acq_rel);

@@ -56,6 +56,7 @@ class KahnRounds {
         cached_(g.n < Tuning::cached_nodes),
         tracing_(trace::active_detail() != nullptr),
         window_(stop_when_deep && g.n >= config.tuning.reorder_deep_from ? config.tuning.deep_window_rounds : 0),
+        paired_stalls_(config.tuning.paired_round_stalls),
         pairs_rounds_(owned_ && config.loops.threads == 2 && !cached_) {}
 
   // Leaves the layers unfinished when the counters overflowed, or when the
@@ -448,7 +449,7 @@ class KahnRounds {
           return;
         }
       }
-    });
+    }, paired_stalls_);
     if (!ran) return std::nullopt;
     if (gave_up) pairs_rounds_ = false;  // for the rest of the layering
     if (parts_ != nullptr) parts_->paired_rounds += rounds;
@@ -774,6 +775,7 @@ class KahnRounds {
   const bool tracing_;        // rounds go to the trace (traced_round)
   const std::size_t window_;  // rounds a depth check looks back on; 0: no checks
   std::size_t window_rounds_ = 0, window_tail_ = 0;
+  const unsigned paired_stalls_;  // stalled barrier waits that end paired rounds
   struct Band {
     std::size_t first = 0, rounds = 0;
     std::uint64_t nodes = 0, edges = 0;

@@ -186,10 +186,11 @@ class MexPass {
         batched_(g.n >= (Identity ? config.tuning.batch_layered_mex_from : config.tuning.batch_mex_from)),
         prefetch_(g.n >= Tuning::cached_nodes),
         masked_end_(!prefetch_ && layers.count() * Tuning::masked_mex_min_width <= g.n ? g.m : 0),
-        // Random ids on two threads or more, where no value can be the
-        // unsolved mark (docs/TUNING.md#dataflow-mex).
+        // Random ids on two threads or more, in layers wide enough on
+        // average to share, where no value can be the unsolved mark
+        // (docs/TUNING.md#dataflow-mex).
         dataflow_(!Identity && config.loops.threads > 1 && g.n >= config.tuning.dataflow_mex_from &&
-                  Shared::fit(g.m)),
+                  layers.count() * config.tuning.dataflow_mean_width <= g.n && Shared::fit(g.m)),
         asked_(layers.count()) {}
 
   void run() {

@@ -4,7 +4,9 @@
 // docs/TUNING.md that keeps its measurements (value, machine, command,
 // commit). The graph sizes at which a path starts to pay are fields, so
 // that tests can lower them and make small graphs take the paths of big
-// ones (tests/support/presets.hpp); the rest are constants of the kernels.
+// ones (tests/support/presets.hpp), and so is the bar at which paired
+// rounds give up, which a test raises; the rest are constants of the
+// kernels.
 // How loops are cut (min_parallel, grain, heavy_work) stays in
 // ParallelConfig, which every loop reads.
 #pragma once
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "grundy/primitives/pair_loop.hpp"
 #include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
@@ -44,12 +47,17 @@ struct Tuning {
   /// The mex pass gathers values in batches from this many nodes on, with
   /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
   std::size_t batch_mex_from = std::size_t{1} << 16;
-  /// On two threads or more, the mex pass over random ids runs as one
-  /// dataflow loop from this many nodes on (docs/TUNING.md#dataflow-mex).
-  std::size_t dataflow_mex_from = std::size_t{1} << 16;
   /// The same with layered ids, whose pass reads ahead of its values' reach
   /// until about 3*10^6 nodes (docs/TUNING.md#mex-batches).
   std::size_t batch_layered_mex_from = std::size_t{1} << 22;
+  /// On two threads or more, the mex pass over random ids runs as one
+  /// dataflow loop from this many nodes on (docs/TUNING.md#dataflow-mex).
+  std::size_t dataflow_mex_from = std::size_t{1} << 16;
+  /// ... where layers average this many nodes or more: in a deep graph's
+  /// one-node layers its threads would hand the walk over at every piece,
+  /// each hand-over a time slice when other work shares the cores
+  /// (docs/TUNING.md#dataflow-mex).
+  std::size_t dataflow_mean_width = 64;
 
   /// Graphs below depth_first_below nodes, with at least
   /// depth_first_from_edges edges, are solved by one depth-first pass on one
@@ -85,6 +93,12 @@ struct Tuning {
   bool owns_rounds_of(std::size_t n, unsigned threads) const {
     return threads > 1 && threads <= owned_count_max_threads && n >= owned_rounds_from;
   }
+
+  // ---- when paired rounds give up (a field: a test raises it)
+
+  /// Paired Kahn rounds end after this many stalled barrier waits (another
+  /// process shares the cores: PairBarrier) (docs/TUNING.md#paired-rounds).
+  unsigned paired_round_stalls = PairBarrier::default_max_stalls;
 
   // ---- constants of the kernels
 
