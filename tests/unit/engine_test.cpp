@@ -114,11 +114,12 @@ TEST(Engine, SinksAtEitherEndOfABatchedLayer) {
 }
 
 // The dataflow mex pass (no barrier between layers; a value not yet
-// written is waited for) on every shape: hubs of hundreds of successors
-// (kron), values past 255 (tournament), deep chains, wide layers, sinks
-// padding the order at both ends; on more threads than cores too, where a
-// thread waits for one that is descheduled. With a layer log, the pass is
-// one step holding every edge.
+// written is solved by the thread that needs it, or waited for past a
+// long walk) on every shape: hubs of hundreds of successors (kron), values
+// past 255 (tournament), deep chains, wide layers, sinks padding the order
+// at both ends; on more threads than cores too, where the thread holding a
+// value may be descheduled. With a layer log, the pass is one step holding
+// every edge.
 TEST(Engine, DataflowMexAgreesWithTheReference) {
   std::vector<GenSpec> specs = {{Shape::kron, 4096, 60000, 5, 31},      {Shape::kron, 20000, 300000, 5, 32},
                                 {Shape::powerlaw, 5000, 60000, 5, 33},  {Shape::uniform, 3000, 400000, 5, 34},

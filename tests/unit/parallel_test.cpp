@@ -97,8 +97,8 @@ TEST(ForPhases, KeepsPhasesInOrderAndVisitsEveryIndexOnce) {
   }
 }
 
-// One thread of a pair arrives 6 ms late at every barrier: each of the
-// other's waits stalls (5 ms or more), and from the barrier after
+// One thread of a pair arrives late at every barrier, past stalled_wait:
+// each of the other's waits stalls, and from the barrier after
 // PairBarrier::default_max_stalls of them on, wait() says so, the same answer on
 // both threads at every barrier. (A thread descheduled for longer may add
 // a stall sooner: only the first barrier and the last are pinned down.)
@@ -108,7 +108,7 @@ TEST(PairBarrier, SaysOnBothThreadsWhenItsWaitsStall) {
   std::vector<bool> said[2];
   std::thread late([&] {
     for (unsigned k = 0; k < kBarriers; ++k) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(6));
+      std::this_thread::sleep_for(PairBarrier::stalled_wait + std::chrono::milliseconds(1));
       said[1].push_back(barrier.wait());
     }
   });

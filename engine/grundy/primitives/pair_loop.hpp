@@ -17,14 +17,17 @@
 namespace grundy {
 
 /// A barrier for exactly two threads, which notices when its waits stall:
-/// when a yield while waiting gave the core to another process for 200 µs
-/// or more, or a wait lasted 5 ms. The cores are then shared, the other
-/// thread is descheduled in turn, and a spinning barrier costs a time
-/// slice (docs/TUNING.md#paired-rounds).
+/// when a yield while waiting gave the core away for stalled_yield or
+/// more, or the wait lasted stalled_wait. The cores are then shared, the
+/// other thread is descheduled in turn, and a spinning barrier costs a
+/// time slice (docs/TUNING.md#paired-rounds).
 class PairBarrier {
  public:
   /// Stalled waits after which wait() says so, unless told otherwise.
   static constexpr unsigned default_max_stalls = 4;
+  /// A yield that long gave the core to another process; a wait that long
+  /// outlasts any piece of a paired round.
+  static constexpr std::chrono::microseconds stalled_yield{200}, stalled_wait{5000};
 
   explicit PairBarrier(unsigned max_stalls = default_max_stalls) : max_stalls_(max_stalls) {}
 
@@ -51,7 +54,7 @@ class PairBarrier {
       const auto before = clock::now();
       std::this_thread::yield();
       const auto after = clock::now();
-      slow = slow || after - before >= std::chrono::microseconds(200) || after - start >= std::chrono::milliseconds(5);
+      slow = slow || after - before >= stalled_yield || after - start >= stalled_wait;
     }
     const bool stalled = stalled_.load(std::memory_order_relaxed);  // before the other thread can decide again
     if (slow) stalls_.fetch_add(1, std::memory_order_relaxed);

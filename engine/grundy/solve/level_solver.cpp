@@ -280,8 +280,7 @@ class MexPass {
   // them ahead twice over). Across narrow layers: `size` nodes.
   std::size_t piece_start(std::size_t e, std::size_t size) const {
     const auto begin = layers_.begin;
-    const auto l = static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), e - 1) - begin.begin()) - 1;
-    const std::size_t width = begin[l + 1] - begin[l];
+    const std::size_t l = layer_of(e - 1), width = begin[l + 1] - begin[l];
     if (width < Tuning::min_batch_width) return e - std::min(e, size);
     const std::size_t share = std::size_t{pc_.threads} * Tuning::dataflow_layer_pieces;
     size = std::min(size, (width + share - 1) / share);
@@ -294,7 +293,7 @@ class MexPass {
   // their edges.
   std::uint64_t run_shared_piece(Shared& values, MexScratch<Sg>& scratch, std::size_t b, std::size_t e) {
     const auto begin = layers_.begin;
-    auto l = static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), e - 1) - begin.begin()) - 1;
+    std::size_t l = layer_of(e - 1);
     std::uint64_t edges = 0;
     std::size_t narrow_end = e;  // positions [i, narrow_end) are left to do, node by node
     for (std::size_t i = e; i > b; --l) {
@@ -307,6 +306,12 @@ class MexPass {
       i = lb;
     }
     return edges + run_shared_nodes(values, scratch, b, narrow_end);
+  }
+
+  // The layer holding position i of the order.
+  std::size_t layer_of(std::size_t i) const {
+    const auto begin = layers_.begin;
+    return static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), i) - begin.begin()) - 1;
   }
 
   // Positions [b, e), possibly across layers, node by node through shared values.
