@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <type_traits>
 
 #include "presets.hpp"
 #include "grundy/primitives/arena.hpp"
@@ -95,6 +96,59 @@ TEST(InDegreeCounters, BulkFormsCountAsTheSingleOnes) {
     WideInDegrees wide;
     bulk_count_up_and_down(narrow, count);
     bulk_count_up_and_down(wide, count);
+  }
+}
+
+// remove_all_to_zeros writes every node whose low byte reached zero: a
+// hub's on the way down too, which take_if_ready turns away, as it turns
+// away a node taken already. Node 5 gets `count` predecessors, node 9 one;
+// first counted down in two calls (a hub to 256 left, its low byte zero
+// then; any other node to one left), then in one call, where a hub shows up
+// twice.
+template <class Counters>
+void zeros_then_take(Counters& c, std::uint32_t count) {
+  std::vector<node_t> targets(count, 5);
+  targets.push_back(9);
+  std::vector<node_t> zeros(targets.size());
+  c.reset(200);
+  c.add_all(targets.data(), targets.size());
+  const std::uint32_t first = count > 256 ? count - 256 : count - 1;
+  std::size_t k = c.remove_all_to_zeros(targets.data(), first, zeros.data());
+  if (std::is_same_v<Counters, NarrowInDegrees> && count > 256) {
+    ASSERT_GT(k, 0u) << "the hub's low byte is zero";
+  }
+  for (std::size_t i = 0; i < k; ++i) {
+    EXPECT_EQ(zeros[i], 5u);
+    EXPECT_FALSE(c.take_if_ready(zeros[i])) << "predecessors are left";
+  }
+  k = c.remove_all_to_zeros(targets.data() + first, targets.size() - first, zeros.data());
+  ASSERT_GE(k, 2u);
+  EXPECT_EQ(zeros[k - 2], 5u);
+  EXPECT_EQ(zeros[k - 1], 9u);
+  EXPECT_TRUE(c.take_if_ready(5));
+  EXPECT_FALSE(c.take_if_ready(5)) << "taken already";
+  EXPECT_TRUE(c.take_if_ready(9));
+  EXPECT_EQ(c.ready_mask(0) >> 5 & 1, 0u) << "taken is retired";
+
+  c.reset(200);
+  c.add_all(targets.data(), targets.size());
+  k = c.remove_all_to_zeros(targets.data(), targets.size(), zeros.data());
+  std::size_t taken[2] = {0, 0};
+  for (std::size_t i = 0; i < k; ++i) {
+    ASSERT_TRUE(zeros[i] == 5 || zeros[i] == 9) << zeros[i];
+    if (c.take_if_ready(zeros[i])) ++taken[zeros[i] == 9];
+  }
+  EXPECT_EQ(taken[0], 1u);
+  EXPECT_EQ(taken[1], 1u);
+}
+
+TEST(InDegreeCounters, ZerosAreTakenOnceWhenReady) {
+  for (std::uint32_t count : {1u, 2u, 255u, 256u, 257u, 512u, 513u, 70000u}) {
+    SCOPED_TRACE(count);
+    NarrowInDegrees narrow;
+    WideInDegrees wide;
+    zeros_then_take(narrow, count);
+    zeros_then_take(wide, count);
   }
 }
 

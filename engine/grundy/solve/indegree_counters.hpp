@@ -13,12 +13,15 @@
 // array. Counts of 2^24 or more do not fit: overflowed() says so, and the
 // caller starts over with WideInDegrees.
 //
-// Two ways to learn that a count reached zero: remove() answers per
-// decrement (a branch per edge, for rounds too narrow to scan for), and
-// decrement() answers nothing, leaving ready_mask() to find the zeros 64
-// nodes at a time afterwards. A node handed out is retire()d: its count is
-// set to a non-zero mark, which nothing decrements again (every predecessor
-// is done by then), so no scan finds it twice.
+// Three ways to learn that a count reached zero: remove() answers per
+// decrement (a branch per edge, for rounds too narrow to scan for);
+// remove_all_to_zeros() writes down every node whose low byte reached zero,
+// for take_if_ready() to sort out later (a hub's high part is then looked
+// up once a node, not at its last decrement); and decrement() answers
+// nothing, leaving ready_mask() to find the zeros 64 nodes at a time
+// afterwards. A node handed out is retire()d: its count is set to a
+// non-zero mark, which nothing decrements again (every predecessor is done
+// by then), so no scan finds it twice.
 //
 // Thread safety: calls on different nodes may run concurrently when the
 // nodes lie in different 64-node-aligned ranges (the heavy bitmap is shared
@@ -80,10 +83,23 @@ class WideInDegrees {
       if (--c[targets[i]] == 0) ready[k++] = static_cast<node_t>(targets[i]);
     return k;
   }
+  /// remove() for each of targets[0, count), writing to `zeros` the nodes
+  /// that may have reached zero (here exactly those that did); returns how
+  /// many. take_if_ready() then tells them apart.
+  template <class Target>
+  std::size_t remove_all_to_zeros(const Target* __restrict targets, std::size_t count, node_t* __restrict zeros) {
+    return remove_all(targets, count, zeros);
+  }
   /// Bit j: node 64*word + j has no predecessor left and is not retired.
   std::uint64_t ready_mask(std::size_t word) const { return bytes::zero_words(count_.data() + 64 * word); }
   /// v is handed out: never ready again.
   void retire(node_t v) { count_[v] = kRetired; }
+  /// Retires v if it has no predecessor left and is not retired yet; true if so.
+  bool take_if_ready(node_t v) {
+    if (count_[v] != 0) return false;
+    retire(v);
+    return true;
+  }
   /// Never: four bytes hold any in-degree.
   bool overflowed() const { return false; }
   /// Adds the counts of `other` (reset to the same n, nothing retired yet)
@@ -142,14 +158,23 @@ class BasicNarrowInDegrees {
   /// (a staged round's counters miss at random: docs/TUNING.md#narrow-rounds).
   template <class Target>
   std::size_t remove_all(const Target* __restrict targets, std::size_t count, node_t* __restrict ready) {
-    std::uint8_t* const low = low_.data();
-    std::size_t k = 0;
-    constexpr std::size_t ahead = Tuning::narrow_round_prefetch;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (i + ahead < count) __builtin_prefetch(low + targets[i + ahead], 1);
-      if (remove_at(low, static_cast<node_t>(targets[i]))) ready[k++] = static_cast<node_t>(targets[i]);
-    }
-    return k;
+    return count_down_all<true>(targets, count, ready);
+  }
+
+  /// remove_all(), but writing every node whose low byte reached zero: the
+  /// ready ones, and now and then a hub with a high part left (or the same
+  /// hub twice), which take_if_ready() turns away. The hub check is then
+  /// made once a node, off the decrements' path (docs/TUNING.md#paired-rounds).
+  template <class Target>
+  std::size_t remove_all_to_zeros(const Target* __restrict targets, std::size_t count, node_t* __restrict zeros) {
+    return count_down_all<false>(targets, count, zeros);
+  }
+
+  /// Retires v if it has no predecessor left and is not retired yet; true if so.
+  bool take_if_ready(node_t v) {
+    if (low_[v] != 0 || (heavy(v) && high_[v] != 0)) return false;
+    retire(v);
+    return true;
   }
 
   std::uint64_t ready_mask(std::size_t word) const {
@@ -217,7 +242,25 @@ class BasicNarrowInDegrees {
       borrow(v);
   }
 
-  bool remove_at(std::uint8_t* low, node_t v) {
+  bool remove_at(std::uint8_t* low, node_t v) { return low_reached_zero_at(low, v) && (!heavy(v) || high_[v] == 0); }
+
+  // The bulk countdowns: writes to `out` the nodes that reached zero
+  // (Exact) or whose low byte did; returns how many.
+  template <bool Exact, class Target>
+  std::size_t count_down_all(const Target* __restrict targets, std::size_t count, node_t* __restrict out) {
+    std::uint8_t* const low = low_.data();
+    std::size_t k = 0;
+    constexpr std::size_t ahead = Tuning::narrow_round_prefetch;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + ahead < count) __builtin_prefetch(low + targets[i + ahead], 1);
+      const auto v = static_cast<node_t>(targets[i]);
+      if (Exact ? remove_at(low, v) : low_reached_zero_at(low, v)) out[k++] = v;
+    }
+    return k;
+  }
+
+  // Counts v down; true when its low byte reached zero.
+  bool low_reached_zero_at(std::uint8_t* low, node_t v) {
     const std::uint8_t before = low[v];
     low[v] = static_cast<std::uint8_t>(before - 1);
     // Branches, not arithmetic: the usual answer (a count above 1) is
@@ -230,7 +273,7 @@ class BasicNarrowInDegrees {
       borrow(v);
       return false;
     }
-    return !heavy(v) || high_[v] == 0;
+    return true;
   }
 
   [[gnu::noinline]] void borrow(node_t v) { --high_[v]; }

@@ -370,16 +370,17 @@ class KahnRounds {
   // Split rounds from order[head, tail_) on, on two threads that meet at
   // two barriers a round instead of forking and joining a oneTBB loop twice
   // a round, and that share the work between rounds too: each thread takes
-  // pieces of the round in turn and expands them, counting down its own part
-  // of the targets and handing the rest over; counts down what it was
-  // handed; then sorts and retires the nodes it found ready (all in its own
-  // part, so the two sorted lists are the next round in id order) and sums
-  // their rows, which decides whether the next round is split too
-  // (docs/TUNING.md#paired-rounds). Runs at most `budget` rounds and
-  // returns where the next round begins, tail_ past its nodes; nothing when
-  // no second thread came. Barriers that stall (PairBarrier) end the pair
-  // for the rest of the layering. The rounds past the first count towards
-  // the depth window here (run() counts one).
+  // pieces of the round in turn (of the list it found itself first, then
+  // of the other's) and expands them, counting down its own part of the
+  // targets and handing the rest over; counts down what it was handed; then
+  // sorts the nodes whose counts may have reached zero, and retires those
+  // that did (all in its own part, so the two sorted lists are the next
+  // round in id order) and sums their rows, which decides whether the next
+  // round is split too (docs/TUNING.md#paired-rounds). Runs at most
+  // `budget` rounds and returns where the next round begins, tail_ past its
+  // nodes; nothing when no second thread came. Barriers that stall
+  // (PairBarrier) end the pair for the rest of the layering. The rounds past
+  // the first count towards the depth window here (run() counts one).
   [[gnu::noinline]] std::optional<std::size_t> paired_rounds(std::size_t head, std::size_t budget) {
     constexpr std::size_t piece = Tuning::paired_round_piece;
     struct Found {
@@ -387,7 +388,7 @@ class KahnRounds {
       std::uint64_t edges = 0;
     };
     Found found[2];              // per thread: what it found ready in the round just ended
-    std::atomic<std::size_t> taken[2]{0, 0};  // pieces taken, for even and odd rounds
+    std::atomic<std::size_t> taken[2][2]{};  // pieces taken, for even and odd rounds, of each thread's list
     std::size_t rounds = 0, next_head = head, next_tail = tail_;
     bool gave_up = false;  // the barriers stalled: the cores are shared with other work
     const bool ran = run_as_pair(pc_, [&](unsigned part, PairBarrier& barrier) {
@@ -409,31 +410,41 @@ class KahnRounds {
         out.clear();
         if (part == 0) {
           layers_.begin.push_back(static_cast<node_t>(e));
-          taken[(r + 1) % 2].store(0, std::memory_order_relaxed);  // last taken from two rounds ago
+          for (auto& t : taken[(r + 1) % 2]) t.store(0, std::memory_order_relaxed);  // last taken from two rounds ago
         }
         if (r > 0) place_own_list();
-        const std::size_t pieces0 = (lists[0].size() + piece - 1) / piece;
-        const std::size_t pieces = pieces0 + (lists[1].size() + piece - 1) / piece;
         // Not inlined: GCC 12, inlining it into the pieces' loop, warns of
         // a loop past any batch's size that no call makes.
         const auto own = [&](node_t* batch, std::size_t count) __attribute__((noinline)) {
-          append_ready(next, batch, hand_over(batch, count, lo, hi, out));
+          append_zeros(next, batch, hand_over(batch, count, lo, hi, out));
           count_traced(count);
         };
-        for (std::size_t k; (k = taken[r % 2].fetch_add(1, std::memory_order_relaxed)) < pieces;) {
-          const std::span<const node_t> list = k < pieces0 ? lists[0] : lists[1];
-          const std::size_t from = (k < pieces0 ? k : k - pieces0) * piece;
-          expand_staged(list.data(), from, std::min(list.size(), from + piece), list.size(), own, staged_[part]);
+        // Its own list first: it read their offsets as it found them.
+        for (const unsigned l : {part, other}) {
+          const std::span<const node_t> list = lists[l];
+          const std::size_t pieces = (list.size() + piece - 1) / piece;
+          for (std::size_t k; (k = taken[r % 2][l].fetch_add(1, std::memory_order_relaxed)) < pieces;) {
+            const std::size_t from = k * piece;
+            expand_staged(list.data(), from, std::min(list.size(), from + piece), list.size(), own, staged_[part]);
+          }
         }
         barrier.wait();  // every target of the round handed over
-        append_ready(next, handed_[other].data(), handed_[other].size());
+        append_zeros(next, handed_[other].data(), handed_[other].size());
         radix_sort_ids(next.data(), next.size(), g_.n, paired_scratch_[part]);
+        // The ready ones, retired, with their rows' edges (the offsets
+        // asked for ahead: ids of one round lie far apart).
         std::uint64_t edges = 0;
-        for (const node_t v : next) {
-          deg_.retire(v);
+        std::size_t ready = 0;
+        for (std::size_t i = 0; i < next.size(); ++i) {
+          if (i + Tuning::layering_prefetch_row < next.size())
+            __builtin_prefetch(g_.offsets + next[i + Tuning::layering_prefetch_row]);
+          const node_t v = next[i];
+          if (!deg_.take_if_ready(v)) continue;
+          next[ready++] = v;
           edges += g_.offsets[v + 1] - g_.offsets[v];
         }
-        found[part] = {next.size(), edges};
+        next.resize(ready);
+        found[part] = {ready, edges};
         const bool stalled = barrier.wait();  // both lists of the next round found (the same answer on both)
         ++ran_here;
         const std::size_t width = found[0].nodes + found[1].nodes;
@@ -498,6 +509,15 @@ class KahnRounds {
     const std::size_t at = list.size();
     list.resize(at + count);  // room for all; keeps the ready ones
     list.resize(at + deg_.remove_all(targets, count, list.data() + at));
+  }
+
+  // Counts down targets[0, count), appending those that may have become
+  // ready to `list` (remove_all_to_zeros: take_if_ready() decides).
+  template <class List>
+  void append_zeros(List& list, const node_t* targets, std::size_t count) {
+    const std::size_t at = list.size();
+    list.resize(at + count);
+    list.resize(at + deg_.remove_all_to_zeros(targets, count, list.data() + at));
   }
 
   // Moves a thread's list of ready nodes to the tail of order[].
