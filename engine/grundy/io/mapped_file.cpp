@@ -172,6 +172,11 @@ std::string compressed_input_error(std::string_view bytes, std::string_view name
   return {};
 }
 
+void widen_pipe(int fd, std::size_t bytes) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) (void)::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(bytes));
+}
+
 // A pipe, terminal or device: its length is known only at its end (if it
 // has one). It is read into anonymous memory that grows by remapping (no
 // copy, no doubling), refused past the memory budget, and, unless it starts
@@ -179,6 +184,7 @@ std::string compressed_input_error(std::string_view bytes, std::string_view name
 // arrives, so /dev/zero or a binary file fails on its first block.
 void MappedFile::read_stream(int fd) {
   constexpr std::size_t kStep = std::size_t{1} << 20;
+  widen_pipe(fd, kStep);
   const std::uint64_t budget = memory_budget_bytes();
   std::size_t used = 0;
   std::size_t checked = 0;

@@ -27,6 +27,11 @@ std::size_t first_non_text(std::string_view bytes);
 /// "<name>:<line>: byte 0x00 at offset 12: not a text instance".
 std::string non_text_error(std::string_view name, std::uint64_t line, unsigned char byte, std::uint64_t offset);
 
+/// Asks for a buffer of `bytes` in the pipe behind `fd`, where fd is one
+/// and the system allows it (else nothing): its writer then wakes the
+/// reader about once a buffer, not once every 64 KiB.
+void widen_pipe(int fd, std::size_t bytes);
+
 class MappedFile {
  public:
   /// How a mapped file's pages come in: all at once as it is mapped (a

@@ -311,6 +311,7 @@ bool ItemProducer::next(Item& item, InstanceResult& where) {
       return true;
     }
     if (in.path == "-" && stdin_is_stream()) {
+      widen_pipe(STDIN_FILENO, stream_window_);
       start_windows(read_stdin, "<stdin>", stdin_idle);
       continue;
     }
