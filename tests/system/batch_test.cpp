@@ -107,6 +107,25 @@ TEST(Batch, APipesInstancesAreAnsweredBeforeItsWriterGoesOn) {
   }
 }
 
+// `batch -` and `solve -` ask for a pipe buffer of a window (1 MiB), so
+// that the writer is woken once a window, not once every 64 KiB
+// (docs/TUNING.md#stream-window). The writer's end reads the pipe's size
+// while the reader runs: it polls until the size grows, for up to 10 s.
+TEST(Batch, APipeOnStdinIsWidenedToAWindow) {
+  const std::string poll_size =
+      "/usr/bin/python3 -c 'import fcntl, sys, time\n"
+      "for _ in range(200):\n"
+      "    size = fcntl.fcntl(1, 1032)\n"  // F_GETPIPE_SZ
+      "    if size >= 1 << 20: break\n"
+      "    time.sleep(0.05)\n"
+      "print(size, file=sys.stderr)'";
+  for (const char* command : {"batch -q -t 2 -", "solve -t 2 -"}) {
+    const auto r = test_support::run_shell("(printf '2 1 1\n1 2\n1\n'; " + poll_size + ") | \"$GRUNDY\" " + command);
+    ASSERT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.err, "1048576\n") << command;
+  }
+}
+
 TEST(Batch, ABadInstanceNeverStopsTheRest) {
   TempDir dir;
   // #2 is cut short at a line end and swallows the start of #3; the batch
