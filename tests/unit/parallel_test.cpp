@@ -108,7 +108,7 @@ TEST(PairBarrier, SaysOnBothThreadsWhenItsWaitsStall) {
   std::vector<bool> said[2];
   std::thread late([&] {
     for (unsigned k = 0; k < kBarriers; ++k) {
-      std::this_thread::sleep_for(PairBarrier::stalled_wait + std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(stalled_wait + std::chrono::milliseconds(1));
       said[1].push_back(barrier.wait());
     }
   });

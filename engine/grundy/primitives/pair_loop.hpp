@@ -10,24 +10,19 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 
 #include "grundy/primitives/parallel.hpp"
 
 namespace grundy {
 
-/// A barrier for exactly two threads, which notices when its waits stall:
-/// when a yield while waiting gave the core away for stalled_yield or
-/// more, or the wait lasted stalled_wait. The cores are then shared, the
-/// other thread is descheduled in turn, and a spinning barrier costs a
-/// time slice (docs/TUNING.md#paired-rounds).
+/// A barrier for exactly two threads, which notices when its waits stall
+/// (spin_until): the cores are then shared, the other thread is
+/// descheduled in turn, and a spinning barrier costs a time slice
+/// (docs/TUNING.md#paired-rounds).
 class PairBarrier {
  public:
   /// Stalled waits after which wait() says so, unless told otherwise.
   static constexpr unsigned default_max_stalls = 4;
-  /// A yield that long gave the core to another process; a wait that long
-  /// outlasts any piece of a paired round.
-  static constexpr std::chrono::microseconds stalled_yield{200}, stalled_wait{5000};
 
   explicit PairBarrier(unsigned max_stalls = default_max_stalls) : max_stalls_(max_stalls) {}
 
@@ -44,18 +39,7 @@ class PairBarrier {
       generation_.store(generation + 1, std::memory_order_release);
       return stalled_.load(std::memory_order_relaxed);
     }
-    const auto released = [&] { return generation_.load(std::memory_order_acquire) != generation; };
-    for (unsigned spins = 0; spins < 64; ++spins)
-      if (released()) return stalled_.load(std::memory_order_relaxed);
-    using clock = std::chrono::steady_clock;
-    const auto start = clock::now();
-    bool slow = false;
-    while (!released()) {
-      const auto before = clock::now();
-      std::this_thread::yield();
-      const auto after = clock::now();
-      slow = slow || after - before >= stalled_yield || after - start >= stalled_wait;
-    }
+    const bool slow = spin_until([&] { return generation_.load(std::memory_order_acquire) != generation; });
     const bool stalled = stalled_.load(std::memory_order_relaxed);  // before the other thread can decide again
     if (slow) stalls_.fetch_add(1, std::memory_order_relaxed);
     return stalled;

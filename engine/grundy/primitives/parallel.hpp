@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <span>
 #include <thread>
@@ -136,13 +137,28 @@ void for_tasks(const ParallelConfig& pc, std::size_t tasks, const Body& body) {
       tbb::simple_partitioner());
 }
 
+/// A yield that long gave the core to another process; a wait that long
+/// outlasts any piece of work a loop hands out.
+inline constexpr std::chrono::microseconds stalled_yield{200}, stalled_wait{5000};
+
 /// Spins until ready() is true, yielding after the first 64 tries: the
-/// thread it waits for may be descheduled.
+/// thread it waits for may be descheduled. Returns whether the wait
+/// stalled: a yield gave the core away for stalled_yield or more, or the
+/// wait lasted stalled_wait (the cores are shared with other work).
 template <class Ready>
-void spin_until(const Ready& ready) {
-  for (unsigned spins = 0; !ready(); ++spins) {
-    if (spins >= 64) std::this_thread::yield();
+bool spin_until(const Ready& ready) {
+  for (unsigned spins = 0; spins < 64; ++spins)
+    if (ready()) return false;
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  bool stalled = false;
+  while (!ready()) {
+    const auto before = clock::now();
+    std::this_thread::yield();
+    const auto after = clock::now();
+    stalled = stalled || after - before >= stalled_yield || after - start >= stalled_wait;
   }
+  return stalled;
 }
 
 /// One phase of for_phases: the range [begin, end), in pieces of `grain`.

@@ -416,7 +416,7 @@ class KahnRounds {
         // Not inlined: GCC 12, inlining it into the pieces' loop, warns of
         // a loop past any batch's size that no call makes.
         const auto own = [&](node_t* batch, std::size_t count) __attribute__((noinline)) {
-          append_zeros(next, batch, hand_over(batch, count, lo, hi, out));
+          append_ready<false>(next, batch, hand_over(batch, count, lo, hi, out));
           count_traced(count);
         };
         // Its own list first: it read their offsets as it found them.
@@ -429,7 +429,7 @@ class KahnRounds {
           }
         }
         barrier.wait();  // every target of the round handed over
-        append_zeros(next, handed_[other].data(), handed_[other].size());
+        append_ready<false>(next, handed_[other].data(), handed_[other].size());
         radix_sort_ids(next.data(), next.size(), g_.n, paired_scratch_[part]);
         // The ready ones, retired, with their rows' edges (the offsets
         // asked for ahead: ids of one round lie far apart).
@@ -503,21 +503,15 @@ class KahnRounds {
     }
   }
 
-  // Counts down targets[0, count), appending those that became ready to `list`.
-  template <class List>
+  // Counts down targets[0, count), appending to `list` those that became
+  // ready (Exact), or those that may have (remove_all_to_zeros:
+  // take_if_ready() decides later).
+  template <bool Exact = true, class List>
   void append_ready(List& list, const node_t* targets, std::size_t count) {
     const std::size_t at = list.size();
-    list.resize(at + count);  // room for all; keeps the ready ones
-    list.resize(at + deg_.remove_all(targets, count, list.data() + at));
-  }
-
-  // Counts down targets[0, count), appending those that may have become
-  // ready to `list` (remove_all_to_zeros: take_if_ready() decides).
-  template <class List>
-  void append_zeros(List& list, const node_t* targets, std::size_t count) {
-    const std::size_t at = list.size();
-    list.resize(at + count);
-    list.resize(at + deg_.remove_all_to_zeros(targets, count, list.data() + at));
+    list.resize(at + count);  // room for all; keeps the ones found
+    node_t* const found = list.data() + at;
+    list.resize(at + (Exact ? deg_.remove_all(targets, count, found) : deg_.remove_all_to_zeros(targets, count, found)));
   }
 
   // Moves a thread's list of ready nodes to the tail of order[].
