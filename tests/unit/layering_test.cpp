@@ -309,6 +309,66 @@ TEST(Layering, PairedRoundsGiveTheLayersOfOneThread) {
   }
 }
 
+// A graph past the cache whose sources are mostly isolated nodes (as
+// R-MAT's are), in runs of many isolated ids between a few with rows, and
+// whose edges go from lower ids to higher: its layers are the nodes of
+// each depth, found here in one pass in id order.
+struct SparseSources {
+  OwnedGame game;
+  std::vector<std::vector<node_t>> layers;
+};
+
+SparseSources sparse_sources(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const node_t n = 150000;  // past Tuning::cached_nodes: the staged rounds
+  std::vector<bool> active(n, false);
+  for (node_t u = 0; u < n;) {  // a run of isolated ids, then a few with edges
+    u += static_cast<node_t>(rng() % (rng() % 8 == 0 ? 2000 : 12));
+    for (node_t k = 0; k < 1 + rng() % 4 && u < n; ++k) active[u++] = true;
+  }
+  std::vector<node_t> ids;
+  for (node_t u = 0; u < n; ++u)
+    if (active[u]) ids.push_back(u);
+  std::vector<std::pair<node_t, node_t>> edges;
+  for (std::size_t i = 0; i + 1 < ids.size(); ++i)
+    for (std::uint64_t k = 0, d = rng() % 6; k < d; ++k) {
+      const std::size_t j = i + 1 + rng() % std::min<std::size_t>(400, ids.size() - 1 - i);
+      edges.emplace_back(ids[i] + 1, ids[j] + 1);
+    }
+  SparseSources s{make_game(n, edges), {}};
+  std::vector<std::size_t> depth(n, 0);
+  for (node_t u = 0; u < n; ++u) {
+    for (const node_t v : s.game.graph().successors(u)) depth[v] = std::max(depth[v], depth[u] + 1);
+    if (depth[u] >= s.layers.size()) s.layers.resize(depth[u] + 1);
+    s.layers[depth[u]].push_back(u);
+  }
+  return s;
+}
+
+// The wide round that drops its nodes without successors before reading
+// rows (most of this one's) still counts down every row once: the layers
+// are the depths, on one thread and on two that own the counters.
+TEST(Layering, WideRoundsOfMostlyIsolatedNodesCountEveryRowDown) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const SparseSources s = sparse_sources(seed);
+    const std::size_t isolated = s.layers[0].size() - static_cast<std::size_t>(std::count_if(
+        s.layers[0].begin(), s.layers[0].end(), [&](node_t u) { return !s.game.graph().successors(u).empty(); }));
+    ASSERT_GT(isolated * 2, s.layers[0].size()) << "the first round is mostly isolated nodes";
+    for (unsigned threads : {1u, 2u})
+      for (const SolveConfig& config : {SolveConfig(threads), test_support::owned_rounds(threads)})
+        for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
+          Layers got;
+          in_arena(threads, [&] { compute_layers(s.game.graph(), config, got, width); });
+          ASSERT_EQ(got.count(), s.layers.size()) << "seed " << seed << ", " << threads << " threads";
+          for (std::size_t l = 0; l < got.count(); ++l) {
+            std::vector<node_t> layer(got.order.begin() + got.begin[l], got.order.begin() + got.begin[l + 1]);
+            std::sort(layer.begin(), layer.end());
+            ASSERT_EQ(layer, s.layers[l]) << "layer " << l << ", seed " << seed << ", " << threads << " threads";
+          }
+        }
+  }
+}
+
 // The parts add up to the layering's own time (never more than the wall
 // time around it), and a graph with wide rounds spends some of it scanning.
 TEST(Layering, PartsAddUpToTheLayeringTime) {

@@ -280,6 +280,9 @@ class KahnRounds {
   }
 
   enum class RoundKind { wide, split, narrow };
+  // Which nodes of a round an expansion reads the rows of: all, or the
+  // ones with successors found first (wide rounds: R-MAT's isolated nodes).
+  enum class Rows { all, with_successors };
 
   // A narrow round's edges, where they decide whether it is split (as for
   // the mex pass's layers); its expansion then finds the offsets in cache.
@@ -340,8 +343,12 @@ class KahnRounds {
         count_traced(count);
       });
     } else if (owned_) {
-      expand_owned(head, end, false,
-                   [&](std::size_t, const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); });
+      const auto own = [&](std::size_t, const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); };
+      if (many_without_successors(head, end)) {
+        expand_owned<Rows::with_successors>(head, end, false, own);
+      } else {
+        expand_owned(head, end, false, own);
+      }
     } else {
       expand_decrement(head, end);
     }
@@ -571,16 +578,18 @@ class KahnRounds {
   // prefetched a few nodes ahead), then pass the copied targets to
   // `apply(batch, count)` (the counters' misses). Apart, each loop keeps
   // more of its own misses in flight than one loop waiting for both
-  // (docs/TUNING.md#staged-rows).
-  template <class Apply>
+  // (docs/TUNING.md#staged-rows). With Rows::with_successors, the nodes
+  // without successors are first dropped, a few dozen at a time
+  // (skip_empty_rows).
+  template <Rows Kind = Rows::all, class Apply>
   [[gnu::always_inline]] void expand_staged(std::size_t b, std::size_t e, const Apply& apply,
                                             std::vector<node_t>& staged) {
-    expand_staged(order_, b, e, e, apply, staged);
+    expand_staged<Kind>(order_, b, e, e, apply, staged);
   }
 
   // The same for order[b, e) of any array of nodes, prefetching up to
   // order[known).
-  template <class Apply>
+  template <Rows Kind = Rows::all, class Apply>
   [[gnu::always_inline]] void expand_staged(const node_t* order, std::size_t b, std::size_t e, std::size_t known,
                                             const Apply& apply, std::vector<node_t>& staged) {
     constexpr std::size_t stage = Tuning::staged_targets;
@@ -589,9 +598,7 @@ class KahnRounds {
     const edge_t* const off = g_.offsets;
     const auto* const targets = g_.targets;
     std::size_t fill = 0;
-    for (std::size_t i = b; i < e; ++i) {
-      prefetch_rows(g_, order, i, known);
-      const node_t u = order[i];
+    const auto stage_row = [&](node_t u) {
       for (edge_t k = off[u], end = off[u + 1]; k < end;) {
         const std::size_t take = std::min<std::size_t>(end - k, stage - fill);
         copy_row(targets + k, take, buf + fill);
@@ -602,8 +609,47 @@ class KahnRounds {
           fill = 0;
         }
       }
+    };
+    if constexpr (Kind == Rows::with_successors) {
+      skip_empty_rows(order, b, e, stage_row);
+    } else {
+      for (std::size_t i = b; i < e; ++i) {
+        prefetch_rows(g_, order, i, known);
+        stage_row(order[i]);
+      }
     }
     apply(buf, fill);
+  }
+
+  // Calls visit(u) for the nodes u of order[b, e) that have successors, in
+  // turn, their rows prefetched Tuning::layering_prefetch_row such nodes
+  // ahead. A ring ahead of the loop takes them a few dozen nodes at a time,
+  // without a branch per node. In a wide round of an R-MAT graph most nodes
+  // are isolated: a loop over every node mispredicted at each row, and its
+  // prefetches, so many nodes ahead, covered a handful of rows
+  // (docs/TUNING.md#empty-rows).
+  template <class Visit>
+  [[gnu::always_inline]] void skip_empty_rows(const node_t* order, std::size_t b, std::size_t e, const Visit& visit) {
+    constexpr std::size_t far = Tuning::layering_prefetch_offsets, near = Tuning::layering_prefetch_row;
+    constexpr std::size_t step = 64, ring_size = 128;  // the ring holds at most near + step nodes
+    static_assert(near + step < ring_size && std::has_single_bit(ring_size));
+    const edge_t* const off = g_.offsets;
+    node_t ring[ring_size];
+    std::size_t taken = 0, visited = 0;  // nodes put in the ring, and visited, so far
+    for (std::size_t next = b;;) {
+      if (taken - visited <= near && next < e) {
+        for (const std::size_t to = std::min(e, next + step); next < to; ++next) {
+          if (next + far < e) __builtin_prefetch(off + order[next + far], 0, 0);
+          const node_t u = order[next];
+          ring[taken % ring_size] = u;
+          taken += off[u + 1] != off[u];
+        }
+        continue;
+      }
+      if (visited == taken) return;
+      if (visited + near < taken) prefetch_row(off, g_.targets, ring[(visited + near) % ring_size]);
+      visit(ring[visited++ % ring_size]);
+    }
   }
 
   // A wide round's step on one thread, on a graph whose rounds never split:
@@ -618,14 +664,33 @@ class KahnRounds {
         deg_.decrement_all(row.data(), row.size());
       }
     } else {
-      expand_staged(
-          b, e,
-          [&](const node_t* batch, std::size_t count) {
-            deg_.decrement_all(batch, count);
-            count_traced(count);
-          },
-          staged_[0]);
+      const auto decrement = [&](const node_t* batch, std::size_t count) {
+        deg_.decrement_all(batch, count);
+        count_traced(count);
+      };
+      if (many_without_successors(b, e)) {
+        expand_staged<Rows::with_successors>(b, e, decrement, staged_[0]);
+      } else {
+        expand_staged(b, e, decrement, staged_[0]);
+      }
     }
+  }
+
+  // Whether Tuning::empty_rows_share or more of the wide round order[b, e)
+  // have no successors, judged from Tuning::empty_rows_sample nodes spread
+  // over it: then its expansion drops them first (skip_empty_rows). Where
+  // nearly every node has successors (a uniform graph's wide rounds), that
+  // costs more than it saves (docs/TUNING.md#empty-rows).
+  bool many_without_successors(std::size_t b, std::size_t e) const {
+    constexpr std::size_t sample = Tuning::empty_rows_sample;
+    const std::size_t width = e - b;
+    if (width < sample) return false;
+    std::size_t empty = 0;
+    for (std::size_t k = 0; k < sample; ++k) {
+      const node_t u = order_[b + width * k / sample];
+      empty += g_.offsets[u + 1] == g_.offsets[u];
+    }
+    return static_cast<double>(empty) >= Tuning::empty_rows_share * sample;
   }
 
   // A round's step on two threads (a wide round, or a narrow one heavy
@@ -636,7 +701,7 @@ class KahnRounds {
   // on the targets in its own part and hands the others over; then each
   // passes on what was handed to it. The hand-over stays in L2, where the
   // blocked scatter's bins do not (docs/TUNING.md#owned-wide-rounds).
-  template <class Own>
+  template <Rows Kind = Rows::all, class Own>
   void expand_owned(std::size_t b, std::size_t e, bool by_edges, const Own& own) {
     const std::size_t parts = pc_.threads;
     std::size_t cut[Tuning::owned_count_max_threads + 1];
@@ -650,7 +715,7 @@ class KahnRounds {
         span.arg("nodes", to - from);
         SequentialArray<node_t>& out = handed_[part];
         out.clear();
-        expand_staged(
+        expand_staged<Kind>(
             from, to,
             [&](node_t* batch, std::size_t count) {
               own(part, batch, hand_over(batch, count, lo, hi, out));

@@ -157,6 +157,11 @@ struct Tuning {
   /// Kahn rounds prefetch a node's offsets this many nodes ahead, and its
   /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
   static constexpr std::size_t layering_prefetch_offsets = 64, layering_prefetch_row = 32;
+  /// A wide round whose sample of this many nodes finds this share or
+  /// more without successors drops those first: R-MAT's sources are
+  /// mostly isolated nodes (docs/TUNING.md#empty-rows).
+  static constexpr std::size_t empty_rows_sample = 256;
+  static constexpr double empty_rows_share = 0.25;
   /// A staged narrow round past the cache asks for the counter of the
   /// target this many ahead as it counts each down (docs/TUNING.md#narrow-rounds).
   static constexpr std::size_t narrow_round_prefetch = 32;
