@@ -347,7 +347,8 @@ SparseSources sparse_sources(std::uint64_t seed) {
 
 // The wide round that drops its nodes without successors before reading
 // rows (most of this one's) still counts down every row once: the layers
-// are the depths, on one thread and on two that own the counters.
+// are the depths, on one thread (staged, or through the blocked scatter
+// with the eager thresholds) and on two that own the counters.
 TEST(Layering, WideRoundsOfMostlyIsolatedNodesCountEveryRowDown) {
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const SparseSources s = sparse_sources(seed);
@@ -355,7 +356,8 @@ TEST(Layering, WideRoundsOfMostlyIsolatedNodesCountEveryRowDown) {
         s.layers[0].begin(), s.layers[0].end(), [&](node_t u) { return !s.game.graph().successors(u).empty(); }));
     ASSERT_GT(isolated * 2, s.layers[0].size()) << "the first round is mostly isolated nodes";
     for (unsigned threads : {1u, 2u})
-      for (const SolveConfig& config : {SolveConfig(threads), test_support::owned_rounds(threads)})
+      for (const SolveConfig& config :
+           {SolveConfig(threads), test_support::owned_rounds(threads), test_support::eager_loops(threads)})
         for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
           Layers got;
           in_arena(threads, [&] { compute_layers(s.game.graph(), config, got, width); });

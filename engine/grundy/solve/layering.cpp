@@ -338,10 +338,15 @@ class KahnRounds {
   // On two threads, the threads own the counters as in the count.
   void wide_round(std::size_t head, std::size_t end, std::size_t work) {
     if (big_) {  // split between threads or not
-      expand_parallel(head, end, work, [&](const node_t* batch, std::size_t count) {
+      const auto decrement = [&](const node_t* batch, std::size_t count) {
         deg_.decrement_all(batch, count);
         count_traced(count);
-      });
+      };
+      if (pc_.threads == 1 && many_without_successors(head, end)) {
+        emit_rows_with_successors(head, end, decrement);
+      } else {
+        expand_parallel(head, end, work, decrement);
+      }
     } else if (owned_) {
       const auto own = [&](std::size_t, const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); };
       if (many_without_successors(head, end)) {
@@ -819,6 +824,23 @@ class KahnRounds {
           prefetch_rows(g_, order, b + i, e);
           const node_t u = order[b + i];
           for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
+        },
+        apply);
+  }
+
+  // One thread's wide round of many nodes without successors through the
+  // blocked scatter: the whole round is one item, whose rows are read by
+  // skip_empty_rows (on one thread the scatter runs its items in turn).
+  template <class Apply>
+  void emit_rows_with_successors(std::size_t b, std::size_t e, const Apply& apply) {
+    const auto* const targets = g_.targets;
+    const edge_t* const off = g_.offsets;
+    blocked().run(
+        1, 1,
+        [&](std::size_t, auto&& sink) {
+          skip_empty_rows(order_, b, e, [&](node_t u) {
+            for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
+          });
         },
         apply);
   }
