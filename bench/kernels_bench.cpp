@@ -115,6 +115,28 @@ void BM_Layering(benchmark::State& state) {
 }
 BENCHMARK(BM_Layering)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// An R-MAT graph's layering (2^20 nodes, 10^7 edges, as kron-m): hubs,
+// some 1,200 narrow rounds (paired on two threads), and a first round of
+// mostly isolated nodes (docs/TUNING.md#empty-rows).
+const OwnedGame& kron_graph() {
+  static const OwnedGame g = generate({Shape::kron, 1u << 20, 10'000'000, 100, 2}, {2});
+  return g;
+}
+
+void BM_LayeringKron(benchmark::State& state) {
+  const CsrView g = kron_graph().graph();
+  Layers layers;
+  InDegreeScratch counters;  // kept, as a solve's trials keep theirs
+  with_threads(state, [&](const ParallelConfig& pc) {
+    for (auto _ : state) {
+      compute_layers(g, pc, layers, counters);
+      benchmark::DoNotOptimize(layers.count());
+    }
+  });
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_LayeringKron)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // The same with 4-byte in-degree counters forced, against the 1-byte ones
 // that BM_Layering gets (indegree_counters.hpp).
 void BM_LayeringWideCounters(benchmark::State& state) {
