@@ -280,9 +280,6 @@ class KahnRounds {
   }
 
   enum class RoundKind { wide, split, narrow };
-  // Which nodes of a round an expansion reads the rows of: all, or the
-  // ones with successors found first (wide rounds: R-MAT's isolated nodes).
-  enum class Rows { all, with_successors };
 
   // A narrow round's edges, where they decide whether it is split (as for
   // the mex pass's layers); its expansion then finds the offsets in cache.
@@ -336,26 +333,24 @@ class KahnRounds {
   // counts down through the blocked scatter too: its bins turn the
   // decrements' misses into streams (docs/TUNING.md#scatter-one-thread).
   // On two threads, the threads own the counters as in the count.
+  // A round of many nodes without successors reads only the others' rows
+  // (skip_empty_rows), on every path.
   void wide_round(std::size_t head, std::size_t end, std::size_t work) {
+    const bool sparse = many_without_successors(head, end);
     if (big_) {  // split between threads or not
-      const auto decrement = [&](const node_t* batch, std::size_t count) {
-        deg_.decrement_all(batch, count);
-        count_traced(count);
-      };
-      if (pc_.threads == 1 && many_without_successors(head, end)) {
-        emit_rows_with_successors(head, end, decrement);
-      } else {
-        expand_parallel(head, end, work, decrement);
-      }
+      expand_parallel(
+          head, end, work,
+          [&](const node_t* batch, std::size_t count) {
+            deg_.decrement_all(batch, count);
+            count_traced(count);
+          },
+          sparse);
     } else if (owned_) {
-      const auto own = [&](std::size_t, const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); };
-      if (many_without_successors(head, end)) {
-        expand_owned<Rows::with_successors>(head, end, false, own);
-      } else {
-        expand_owned(head, end, false, own);
-      }
+      expand_owned(
+          head, end, false,
+          [&](std::size_t, const node_t* batch, std::size_t count) { deg_.decrement_all(batch, count); }, sparse);
     } else {
-      expand_decrement(head, end);
+      expand_decrement(head, end, sparse);
     }
     collect_ready();
   }
@@ -583,20 +578,19 @@ class KahnRounds {
   // prefetched a few nodes ahead), then pass the copied targets to
   // `apply(batch, count)` (the counters' misses). Apart, each loop keeps
   // more of its own misses in flight than one loop waiting for both
-  // (docs/TUNING.md#staged-rows). With Rows::with_successors, the nodes
-  // without successors are first dropped, a few dozen at a time
-  // (skip_empty_rows).
-  template <Rows Kind = Rows::all, class Apply>
+  // (docs/TUNING.md#staged-rows). `sparse`: only the rows of the nodes
+  // with successors are read (skip_empty_rows).
+  template <class Apply>
   [[gnu::always_inline]] void expand_staged(std::size_t b, std::size_t e, const Apply& apply,
-                                            std::vector<node_t>& staged) {
-    expand_staged<Kind>(order_, b, e, e, apply, staged);
+                                            std::vector<node_t>& staged, bool sparse = false) {
+    expand_staged(order_, b, e, e, apply, staged, sparse);
   }
 
   // The same for order[b, e) of any array of nodes, prefetching up to
   // order[known).
-  template <Rows Kind = Rows::all, class Apply>
+  template <class Apply>
   [[gnu::always_inline]] void expand_staged(const node_t* order, std::size_t b, std::size_t e, std::size_t known,
-                                            const Apply& apply, std::vector<node_t>& staged) {
+                                            const Apply& apply, std::vector<node_t>& staged, bool sparse = false) {
     constexpr std::size_t stage = Tuning::staged_targets;
     staged.resize(stage);
     node_t* const buf = staged.data();
@@ -615,7 +609,7 @@ class KahnRounds {
         }
       }
     };
-    if constexpr (Kind == Rows::with_successors) {
+    if (sparse) {
       skip_empty_rows(order, b, e, stage_row);
     } else {
       for (std::size_t i = b; i < e; ++i) {
@@ -630,9 +624,9 @@ class KahnRounds {
   // turn, their rows prefetched Tuning::layering_prefetch_row such nodes
   // ahead. A ring ahead of the loop takes them a few dozen nodes at a time,
   // without a branch per node. In a wide round of an R-MAT graph most nodes
-  // are isolated: a loop over every node mispredicted at each row, and its
-  // prefetches, so many nodes ahead, covered a handful of rows
-  // (docs/TUNING.md#empty-rows).
+  // are isolated, and the plain loop over every node took longer; a loop
+  // that kept as many rows in flight but passed the empty ones one branch
+  // at a time was slower still (docs/TUNING.md#empty-rows).
   template <class Visit>
   [[gnu::always_inline]] void skip_empty_rows(const node_t* order, std::size_t b, std::size_t e, const Visit& visit) {
     constexpr std::size_t far = Tuning::layering_prefetch_offsets, near = Tuning::layering_prefetch_row;
@@ -662,22 +656,20 @@ class KahnRounds {
   // them became ready is read off the counters afterwards by
   // collect_ready(): a branch per edge on "was that the last" waits, at
   // each misprediction, for the counter's miss (docs/TUNING.md#wide-rounds).
-  void expand_decrement(std::size_t b, std::size_t e) {
+  void expand_decrement(std::size_t b, std::size_t e, bool sparse) {
     if (cached_) {
       for (std::size_t i = b; i < e; ++i) {
         const auto row = g_.successors(order_[i]);
         deg_.decrement_all(row.data(), row.size());
       }
     } else {
-      const auto decrement = [&](const node_t* batch, std::size_t count) {
-        deg_.decrement_all(batch, count);
-        count_traced(count);
-      };
-      if (many_without_successors(b, e)) {
-        expand_staged<Rows::with_successors>(b, e, decrement, staged_[0]);
-      } else {
-        expand_staged(b, e, decrement, staged_[0]);
-      }
+      expand_staged(
+          b, e,
+          [&](const node_t* batch, std::size_t count) {
+            deg_.decrement_all(batch, count);
+            count_traced(count);
+          },
+          staged_[0], sparse);
     }
   }
 
@@ -685,11 +677,12 @@ class KahnRounds {
   // have no successors, judged from Tuning::empty_rows_sample nodes spread
   // over it: then its expansion drops them first (skip_empty_rows). Where
   // nearly every node has successors (a uniform graph's wide rounds), that
-  // costs more than it saves (docs/TUNING.md#empty-rows).
+  // costs more than it saves (docs/TUNING.md#empty-rows). A graph in cache
+  // reads its rows as they lie, and is not asked.
   bool many_without_successors(std::size_t b, std::size_t e) const {
     constexpr std::size_t sample = Tuning::empty_rows_sample;
     const std::size_t width = e - b;
-    if (width < sample) return false;
+    if (cached_ || width < sample) return false;
     std::size_t empty = 0;
     for (std::size_t k = 0; k < sample; ++k) {
       const node_t u = order_[b + width * k / sample];
@@ -706,8 +699,8 @@ class KahnRounds {
   // on the targets in its own part and hands the others over; then each
   // passes on what was handed to it. The hand-over stays in L2, where the
   // blocked scatter's bins do not (docs/TUNING.md#owned-wide-rounds).
-  template <Rows Kind = Rows::all, class Own>
-  void expand_owned(std::size_t b, std::size_t e, bool by_edges, const Own& own) {
+  template <class Own>
+  void expand_owned(std::size_t b, std::size_t e, bool by_edges, const Own& own, bool sparse = false) {
     const std::size_t parts = pc_.threads;
     std::size_t cut[Tuning::owned_count_max_threads + 1];
     for (std::size_t wb = b; wb < e; wb += Tuning::owned_round_window) {
@@ -720,13 +713,13 @@ class KahnRounds {
         span.arg("nodes", to - from);
         SequentialArray<node_t>& out = handed_[part];
         out.clear();
-        expand_staged<Kind>(
+        expand_staged(
             from, to,
             [&](node_t* batch, std::size_t count) {
               own(part, batch, hand_over(batch, count, lo, hi, out));
               count_traced(count);
             },
-            staged_[part]);
+            staged_[part], sparse);
       });
       // Two parts: what one thread hands over is all in the other's part.
       static_assert(Tuning::owned_count_max_threads == 2);
@@ -813,34 +806,30 @@ class KahnRounds {
   // Either, split between threads through the blocked scatter: `apply`
   // gets every edge's target once, in batches (see BlockedScatter::run).
   // `work`: the round's edges, when it is split for them (parallel.hpp).
+  // `sparse` on one thread: the whole round is one item, whose rows
+  // skip_empty_rows reads (one thread runs the items in turn anyway).
   template <class Apply>
-  void expand_parallel(std::size_t b, std::size_t e, std::size_t work, const Apply& apply) {
+  void expand_parallel(std::size_t b, std::size_t e, std::size_t work, const Apply& apply, bool sparse = false) {
     const node_t* const order = order_;
     const edge_t* const off = g_.offsets;
     const auto* const targets = g_.targets;
+    if (sparse && pc_.threads == 1) {
+      blocked().run(
+          1, 1,
+          [&](std::size_t, auto&& sink) {
+            skip_empty_rows(order, b, e, [&](node_t u) {
+              for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
+            });
+          },
+          apply);
+      return;
+    }
     blocked().run(
         e - b, pc_.grain_for(e - b, work),
         [&](std::size_t i, auto&& sink) {
           prefetch_rows(g_, order, b + i, e);
           const node_t u = order[b + i];
           for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
-        },
-        apply);
-  }
-
-  // One thread's wide round of many nodes without successors through the
-  // blocked scatter: the whole round is one item, whose rows are read by
-  // skip_empty_rows (on one thread the scatter runs its items in turn).
-  template <class Apply>
-  void emit_rows_with_successors(std::size_t b, std::size_t e, const Apply& apply) {
-    const auto* const targets = g_.targets;
-    const edge_t* const off = g_.offsets;
-    blocked().run(
-        1, 1,
-        [&](std::size_t, auto&& sink) {
-          skip_empty_rows(order_, b, e, [&](node_t u) {
-            for (edge_t k = off[u]; k < off[u + 1]; ++k) sink(targets[k]);
-          });
         },
         apply);
   }
