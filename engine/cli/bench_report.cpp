@@ -25,6 +25,22 @@ std::string ratio(double r) {
   return buf;
 }
 
+// A CSV field as RFC 4180 writes it: quoted, its quotes doubled, where it
+// holds a comma, a quote or a line break (a gen: spec's name has commas).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// A Markdown table cell: a '|' in it would end the cell.
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (const char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
 std::string percent(double share) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", share * 100);
@@ -156,8 +172,9 @@ void BenchReport::write(const std::string& dir) const {
       "involuntary_switches,others_cpu_share,floor_median_s,ratio_to_floor,speedup_vs_1_thread,speedup_vs_bgl,"
       "warnings\n";
   for (const auto& r : runs) {
-    csv += r.dataset + "," + std::to_string(r.n) + "," + std::to_string(r.m) + "," + r.algo + "," +
-           std::to_string(r.threads) + "," + std::to_string(r.sg.samples.size()) + "," + r.verified + "," +
+    csv += csv_field(r.dataset) + "," + std::to_string(r.n) + "," + std::to_string(r.m) + "," + csv_field(r.algo) +
+           "," + std::to_string(r.threads) + "," + std::to_string(r.sg.samples.size()) + "," + csv_field(r.verified) +
+           "," +
            json_number(r.sg.median) + "," + json_number(r.sg.mean) + "," + json_number(r.sg.stddev) + "," +
            json_number(r.sg.cv) + "," + json_number(r.sg.mad) + "," + json_number(r.sg.ci_low) + "," +
            json_number(r.sg.ci_high) + "," + json_number(r.sg.min) + "," + json_number(r.sg.max) + "," +
@@ -187,7 +204,7 @@ void BenchReport::write(const std::string& dir) const {
   for (const auto& r : runs) {
     char eps[32];
     std::snprintf(eps, sizeof eps, "%.1fM", r.edges_per_second / 1e6);
-    md += "| " + r.dataset + " | " + std::to_string(r.n) + " | " + std::to_string(r.m) + " | " + r.algo + " | " +
+    md += "| " + md_cell(r.dataset) + " | " + std::to_string(r.n) + " | " + std::to_string(r.m) + " | " + r.algo + " | " +
           std::to_string(r.threads) + " | " + ms(r.sg.median) + " (" + ms(r.sg.ci_low) + "-" + ms(r.sg.ci_high) +
           ") | " + percent(r.sg.cv) + " | " + eps + " | " + ratio(r.ratio.median) + " | " +
           ratio(r.speedup_vs_1_thread) + " | " + ratio(r.speedup_vs_bgl) + " | " +

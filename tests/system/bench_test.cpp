@@ -109,6 +109,9 @@ TEST(Bench, RunsTheUsersFilesAndGeneratorSpecs) {
                             "\"name\": \"chain,nodes=3000,edges=4000,seed=2\", \"kind\": \"gen\"",
                             "\"generator\": \"grundy gen --shape chain --nodes 3000 --edges 4000"})
     EXPECT_NE(json.find(field), std::string::npos) << field;
+  // bench.csv quotes a name with commas (RFC 4180), so the spec is one field.
+  EXPECT_NE(read_file(dir.file("out/bench.csv")).find("\n\"chain,nodes=3000,edges=4000,seed=2\",3000,4000,level,1,2,"),
+            std::string::npos);
   // The cache is keyed by every parameter and the generator's version.
   EXPECT_TRUE(std::filesystem::exists(dir.file("cache/chain-n3000-m4000-k10-s2-l8.g4.gcsr")));
   // One line per finished run, and a result line per run on stderr.
