@@ -118,9 +118,10 @@ TEST(DepthFirst, ReportsAValidCycle) {
 
 // level_sg takes the path on up to Tuning::depth_first_max_threads threads,
 // below Tuning::depth_first_below nodes and from depth_first_from_edges
-// edges, and nowhere else; both ways give the same values and depth.
+// edges (or depth_first_from_degree a node), and nowhere else; both ways give
+// the same values and depth.
 TEST(DepthFirst, LevelTakesItBelowTheBar) {
-  const OwnedGame g = generate({Shape::uniform, 5000, 40000, 3, 21});
+  const OwnedGame g = generate({Shape::uniform, 5000, 35000, 3, 21});
   const auto want = serial_sg(g.graph()).to_vector();
   const auto phases_of = [&](const SolveConfig& config, std::size_t* depth) {
     PhaseTimer timer;
@@ -136,7 +137,7 @@ TEST(DepthFirst, LevelTakesItBelowTheBar) {
   };
   std::size_t dfs_depth = 0, layered_depth = 0, other = 0;
   EXPECT_EQ(phases_of(test_support::depth_first_one_thread(), &dfs_depth), "dfs + mex;");
-  EXPECT_EQ(phases_of({1}, &other), "layering;mex;");  // 40000 edges: too few to take it
+  EXPECT_EQ(phases_of({1}, &other), "layering;mex;");  // 35000 edges, 7 a node: too few to take it
   EXPECT_EQ(phases_of(test_support::layered_one_thread(), &layered_depth), "layering;mex;");
   EXPECT_EQ(dfs_depth, layered_depth);
   EXPECT_EQ(dfs_depth, compute_layers(g.graph(), {1}).count());
@@ -152,6 +153,12 @@ TEST(DepthFirst, LevelTakesItBelowTheBar) {
   EXPECT_TRUE(takes_depth_first(below - 1, edges, {1}));
   EXPECT_FALSE(takes_depth_first(below - 1, edges - 1, {1}));
   EXPECT_FALSE(takes_depth_first(below, edges, {1}));
+  // Fewer edges, but depth_first_from_degree a node.
+  const auto degree = static_cast<edge_t>(t.depth_first_from_degree);
+  EXPECT_TRUE(takes_depth_first(1000, 1000 * degree, {1}));
+  EXPECT_FALSE(takes_depth_first(1000, 1000 * degree - 1, {1}));
+  EXPECT_FALSE(takes_depth_first(1000, 1000 * degree, {Tuning::depth_first_max_threads + 1}));
+  EXPECT_FALSE(takes_depth_first(0, 0, {1}));
   EXPECT_TRUE(takes_depth_first(below - 1, edges, {Tuning::depth_first_max_threads}));
   EXPECT_FALSE(takes_depth_first(below - 1, edges, {Tuning::depth_first_max_threads + 1}));
   // Values that could reach the 16-bit sentinels (65534 needs 65534*65535/2 edges).

@@ -89,8 +89,10 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
 }  // namespace
 
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
-  return config.loops.threads <= Tuning::depth_first_max_threads && n < config.tuning.depth_first_below &&
-         m >= config.tuning.depth_first_from_edges && values_below_sentinels(m);
+  const Tuning& t = config.tuning;
+  const bool enough_edges = m >= t.depth_first_from_edges || (m > 0 && m >= t.depth_first_from_degree * n);
+  return config.loops.threads <= Tuning::depth_first_max_threads && n < t.depth_first_below && enough_edges &&
+         values_below_sentinels(m);
 }
 
 template <class Target>

@@ -36,8 +36,8 @@ struct DepthFirstScratch {
 
 /// Whether the level engine solves this graph by the depth-first pass: at
 /// most Tuning::depth_first_max_threads threads, fewer than config.tuning.depth_first_below nodes, at least
-/// depth_first_from_edges edges, and no value that could reach the walk's
-/// sentinels.
+/// depth_first_from_edges edges or depth_first_from_degree a node, and no
+/// value that could reach the walk's sentinels.
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
 
 /// Fills `sg` (reset to n values); with `depth`, also sets *depth to the

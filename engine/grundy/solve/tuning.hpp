@@ -68,6 +68,9 @@ struct Tuning {
   /// (docs/TUNING.md#depth-first-path).
   std::size_t depth_first_below = std::size_t{1} << 18;
   std::size_t depth_first_from_edges = std::size_t{1} << 17;
+  /// ... or, with fewer edges, at least this many a node: dense small
+  /// graphs gain from the one pass too (docs/TUNING.md#depth-first-path).
+  std::size_t depth_first_from_degree = 8;
 
   /// Graphs of this many nodes on are renumbered in a locality order when
   /// their Kahn rounds turn out deep: below, the arrays a round misses on
