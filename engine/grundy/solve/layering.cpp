@@ -291,7 +291,8 @@ class KahnRounds {
   // that the two owning threads split take a lower bar of edges than the
   // scatter's: their split costs two short loops and no bins.
   RoundKind kind_of(std::size_t width, std::size_t work) const {
-    if (width * Tuning::wide_round_share >= g_.n && g_.n >= 64 * Tuning::wide_round_share) return RoundKind::wide;
+    const std::size_t share = cached_ ? Tuning::wide_round_share_cached : Tuning::wide_round_share;
+    if (width * share >= g_.n && g_.n >= 64 * Tuning::wide_round_share) return RoundKind::wide;
     const bool heavy = owned_ ? pc_.worth_it(width) || (width >= 2 && work >= Tuning::owned_split_round_edges)
                               : big_ && pc_.worth_it(width, work);
     return heavy ? RoundKind::split : RoundKind::narrow;

@@ -115,6 +115,10 @@ struct Tuning {
   /// nodes or more: the next round is then found by scanning every counter
   /// (docs/TUNING.md#wide-rounds).
   static constexpr std::size_t wide_round_share = 512;
+  /// ... in a graph in cache, 1/wide_round_share_cached: there a narrow
+  /// round appends without a branch, and a scan of every counter costs
+  /// more than a round of a few hundred nodes saves (docs/TUNING.md#wide-rounds).
+  static constexpr std::size_t wide_round_share_cached = 16;
   /// Up to this many threads each owns a share of the in-degree counters
   /// and reads every edge, instead of the blocked scatter
   /// (docs/TUNING.md#owned-in-degree-count).
