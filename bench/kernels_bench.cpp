@@ -163,6 +163,29 @@ void BM_SgPass(benchmark::State& state) {
 }
 BENCHMARK(BM_SgPass)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// The mex pass over the kron graph's layers, three ways: the plain pass on
+// one thread; the dataflow pass asked for two threads where oneTBB lends
+// one (what the pass costs by itself, apart from a second thread); and the
+// dataflow pass on two (docs/TUNING.md#dataflow-mex).
+void BM_SgPassKron(benchmark::State& state) {
+  const CsrView g = kron_graph().graph();
+  const Layers layers = compute_layers(g, {1});
+  SgValues sg(g.n, g.m);
+  const auto asked = static_cast<unsigned>(state.range(0)), lent = static_cast<unsigned>(state.range(1));
+  const SolveConfig config(asked);
+  in_arena(lent, [&] {
+    for (auto _ : state) level_mex(g, {layers.order.data(), layers.begin, {}}, config, sg);
+  });
+  edges_counter(state, g.m);
+}
+BENCHMARK(BM_SgPassKron)
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({2, 2})
+    ->ArgNames({"threads", "lent"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
 // A layered file's pass, with its degree runs (what files store), and
 // without (files written before they were stored): the runs' worth.
 void sg_pass_layered(benchmark::State& state, bool with_runs) {
