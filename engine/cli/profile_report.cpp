@@ -52,7 +52,7 @@ void add_recorded_events(std::string& j, const trace::Recorder& recorder) {
   for (const trace::Recorder::Thread* t : recorder.threads()) {
     const std::string tid = std::to_string(10 + t->index);
     j += ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": " + tid +
-         ", \"args\": {\"name\": " + json_string(t->name) + "}}";
+         ", \"args\": {\"name\": " + json_string(recorder.name_of(*t)) + "}}";
     j += ",\n{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": " + tid +
          ", \"args\": {\"sort_index\": " + tid + "}}";
     for (const trace::Event& e : t->events) {

@@ -51,7 +51,7 @@ RunStats analyze(const PhaseTimer& timer, const trace::Recorder* recorder, const
   if (recorder != nullptr) {
     offset = timer.since(recorder->origin());
     for (const trace::Recorder::Thread* t : recorder->threads()) {
-      auto& [name, spans] = tracks.emplace_back(t->name, std::vector<std::pair<std::int64_t, std::int64_t>>{});
+      auto& [name, spans] = tracks.emplace_back(recorder->name_of(*t), std::vector<std::pair<std::int64_t, std::int64_t>>{});
       for (const trace::Event& e : t->events)
         if (e.ph == 'X') spans.emplace_back(e.begin_ns, e.end_ns);
     }

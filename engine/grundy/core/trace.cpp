@@ -22,7 +22,7 @@ Recorder::Recorder(std::size_t max_events, bool detail)
 Recorder::~Recorder() { stop(); }
 
 void Recorder::start() {
-  local().name = "main";
+  name_local("main");
   g_active.store(this, std::memory_order_release);
 }
 
@@ -42,6 +42,17 @@ Recorder::Thread& Recorder::local() {
   t_cached = {generation_, thread.get()};
   threads_.push_back(std::move(thread));
   return *t_cached.thread;
+}
+
+void Recorder::name_local(std::string name) {
+  Thread& thread = local();
+  const std::lock_guard lock(mutex_);
+  thread.name = std::move(name);
+}
+
+std::string Recorder::name_of(const Thread& thread) const {
+  const std::lock_guard lock(mutex_);
+  return thread.name;
 }
 
 void Recorder::add(Event e) {

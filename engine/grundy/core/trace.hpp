@@ -64,6 +64,13 @@ class Recorder {
   }
   /// The calling thread's buffer (made on its first event).
   Thread& local();
+  /// Names the calling thread's track. A thread's name is written and read
+  /// under the recorder's lock: a oneTBB worker names itself as it enters an
+  /// arena, even one it runs no task in, so nothing else orders that write
+  /// before the trace is written.
+  void name_local(std::string name);
+  /// A thread's name (a copy, taken under the lock).
+  std::string name_of(const Thread& thread) const;
   /// Adds `e` to the calling thread's buffer, unless the bound is reached.
   void add(Event e);
   /// Notes that some kind of event was coalesced (rounds into bands).

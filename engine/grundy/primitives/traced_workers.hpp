@@ -25,8 +25,7 @@ class TracedWorkers : public tbb::task_scheduler_observer {
   void on_scheduler_entry(bool is_worker) override {
     trace::Recorder* recorder = trace::active();
     if (recorder == nullptr || !is_worker) return;
-    trace::Recorder::Thread& thread = recorder->local();
-    thread.name = "oneTBB worker " + std::to_string(thread.index);
+    recorder->name_local("oneTBB worker " + std::to_string(recorder->local().index));
   }
 };
 
