@@ -152,14 +152,21 @@ void BM_LayeringWideCounters(benchmark::State& state) {
 }
 BENCHMARK(BM_LayeringWideCounters)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void BM_SgPass(benchmark::State& state) {
-  const CsrView g = graph().graph();
+// The mex pass over g's layers (found once, on one thread), asked for
+// `asked` threads where oneTBB lends `lent`.
+void sg_pass(benchmark::State& state, const CsrView& g, unsigned asked, unsigned lent) {
   const Layers layers = compute_layers(g, {1});
   SgValues sg(g.n, g.m);
-  with_threads(state, [&](const ParallelConfig& pc) {
-    for (auto _ : state) level_mex(g, {layers.order.data(), layers.begin, {}}, pc, sg);
+  const SolveConfig config(asked);
+  in_arena(lent, [&] {
+    for (auto _ : state) level_mex(g, {layers.order.data(), layers.begin, {}}, config, sg);
   });
   edges_counter(state, g.m);
+}
+
+void BM_SgPass(benchmark::State& state) {
+  const auto threads = static_cast<unsigned>(state.range(0));
+  sg_pass(state, graph().graph(), threads, threads);
 }
 BENCHMARK(BM_SgPass)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
@@ -168,15 +175,7 @@ BENCHMARK(BM_SgPass)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecon
 // one (what the pass costs by itself, apart from a second thread); and the
 // dataflow pass on two (docs/TUNING.md#dataflow-mex).
 void BM_SgPassKron(benchmark::State& state) {
-  const CsrView g = kron_graph().graph();
-  const Layers layers = compute_layers(g, {1});
-  SgValues sg(g.n, g.m);
-  const auto asked = static_cast<unsigned>(state.range(0)), lent = static_cast<unsigned>(state.range(1));
-  const SolveConfig config(asked);
-  in_arena(lent, [&] {
-    for (auto _ : state) level_mex(g, {layers.order.data(), layers.begin, {}}, config, sg);
-  });
-  edges_counter(state, g.m);
+  sg_pass(state, kron_graph().graph(), static_cast<unsigned>(state.range(0)), static_cast<unsigned>(state.range(1)));
 }
 BENCHMARK(BM_SgPassKron)
     ->Args({1, 1})
