@@ -24,7 +24,9 @@ constexpr bool values_below_sentinels(edge_t m) {
 // successors hold every value below 64 reads its row again (BitsetMex).
 // Past the cache (Prefetch), entering a node asks for the offsets of its
 // first successors, which the walk enters next, so that their misses
-// overlap (docs/TUNING.md#depth-first-path).
+// overlap; leaving a frame for a successor asks for the rows of the next
+// few, whose offsets have arrived by then, so that their misses overlap the
+// successor's subtree (docs/TUNING.md#depth-first-path).
 template <bool Heights, bool Prefetch, class Sg, class Target>
 std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict sg) {
   constexpr Sg kUnvisited = std::numeric_limits<Sg>::max(), kOnPath = kUnvisited - 1;
@@ -62,6 +64,10 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
       }
       if (k < end) {
         const auto v = static_cast<node_t>(targets[k]);
+        if constexpr (Prefetch) {  // the rows of the next successors, entered after v's subtree
+          const edge_t stop = std::min<edge_t>(end, k + 1 + Tuning::depth_first_sibling_rows);
+          for (edge_t j = k + 1; j < stop; ++j) __builtin_prefetch(targets + off[targets[j]]);
+        }
         f = {f.node, below, k + 1, seen};
         if (sg[v] == kOnPath) throw CycleError(cycle_on_path(path, v, [](const auto& p) { return p.node; }));
         enter(v);

@@ -180,6 +180,9 @@ struct Tuning {
   /// many of a node's first successors as it enters it
   /// (docs/TUNING.md#depth-first-path).
   static constexpr std::size_t depth_first_prefetch = 16;
+  /// ... and, as it enters a successor, the rows of the next this many,
+  /// whose offsets that asked for (docs/TUNING.md#depth-first-path).
+  static constexpr std::size_t depth_first_sibling_rows = 4;
 
   /// The unbatched mex over random ids: the same two distances
   /// (docs/TUNING.md#prefetch-distances).
