@@ -1,4 +1,5 @@
-// The level engine's depth-first path (up to two threads, below 2^18 nodes)
+// The level engine's depth-first path (up to two threads, below 2^18 nodes;
+// on one thread, graphs with hubs up to 2^20)
 // against the reference solver, the game search and the layering's depth,
 // and where level_sg takes it.
 #include <gtest/gtest.h>
@@ -164,6 +165,47 @@ TEST(DepthFirst, LevelTakesItBelowTheBar) {
   // Values that could reach the 16-bit sentinels (65534 needs 65534*65535/2 edges).
   EXPECT_FALSE(takes_depth_first(1000, edge_t{65534} * 65535 / 2, {1}));
   EXPECT_TRUE(takes_depth_first(1000, edge_t{65534} * 65535 / 2 - 1, {1}));
+}
+
+// On one thread, a graph whose targets repeat (a few hubs draw the edges)
+// takes the path past depth_first_below nodes, up to depth_first_hub_scale
+// times it; evenly spread targets do not, nor does
+// a second thread, nor a solve that asks for the depth (a batch's). Values
+// as the reference solver's.
+TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
+  const Tuning t;
+  const auto n = static_cast<node_t>(t.depth_first_below + t.depth_first_below / 2);
+  std::vector<std::pair<node_t, node_t>> to_hubs, spread;
+  for (node_t u = 9; u <= n; ++u) {
+    to_hubs.push_back({u, 1 + u % 8});  // every edge into one of 8 hubs
+    to_hubs.push_back({u, u - 1});
+    spread.push_back({u, u - 1});       // no target repeats
+    spread.push_back({u, u - 8});
+  }
+  const OwnedGame hubs = test_support::make_game(n, to_hubs), even = test_support::make_game(n, spread);
+  EXPECT_GT(repeated_target_share(hubs.graph(), 2048), Tuning::repeated_targets_share);
+  EXPECT_LT(repeated_target_share(even.graph(), 2048), 0.01);
+  EXPECT_EQ(repeated_target_share(hubs.graph(), 0), 0.0);
+  EXPECT_TRUE(takes_depth_first(hubs.graph(), {1}, false));
+  EXPECT_FALSE(takes_depth_first(hubs.graph(), {2}, false));
+  EXPECT_FALSE(takes_depth_first(even.graph(), {1}, false));
+  EXPECT_FALSE(takes_depth_first(hubs.graph(), test_support::layered_one_thread(), false));
+  SolveConfig low_bar{1};
+  low_bar.tuning.depth_first_below = n / Tuning::depth_first_hub_scale;  // n / scale is not below it
+  EXPECT_FALSE(takes_depth_first(hubs.graph(), low_bar, false));
+  // Below depth_first_below the size bars stay: 1 edge a node is too few.
+  std::vector<std::pair<node_t, node_t>> small;
+  for (node_t u = 9; u <= 4096; ++u) small.push_back({u, 1 + u % 8});
+  EXPECT_FALSE(takes_depth_first(test_support::make_game(4096, small).graph(), {1}, false));
+  EXPECT_FALSE(takes_depth_first(hubs.graph(), {1}, true));  // a batch's depth: the walk's heights cost more
+
+  PhaseTimer timer;
+  LevelScratch scratch;
+  SgValues sg;
+  level_sg(hubs.graph(), {1}, scratch, sg, &timer);
+  ASSERT_EQ(timer.phases().size(), 1u);
+  EXPECT_EQ(timer.phases()[0].name, "dfs + mex");
+  EXPECT_EQ(sg.to_vector(), serial_sg(hubs.graph()).to_vector());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <bit>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/trace.hpp"
@@ -92,13 +93,37 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
   return depth;
 }
 
+bool enough_edges(node_t n, edge_t m, const Tuning& t) {
+  return m >= t.depth_first_from_edges || (m > 0 && m >= t.depth_first_from_degree * n);
+}
+
 }  // namespace
 
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
-  const Tuning& t = config.tuning;
-  const bool enough_edges = m >= t.depth_first_from_edges || (m > 0 && m >= t.depth_first_from_degree * n);
-  return config.loops.threads <= Tuning::depth_first_max_threads && n < t.depth_first_below && enough_edges &&
-         values_below_sentinels(m);
+  return config.loops.threads <= Tuning::depth_first_max_threads && n < config.tuning.depth_first_below &&
+         enough_edges(n, m, config.tuning) && values_below_sentinels(m);
+}
+
+template <class Target>
+bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, bool with_depth) {
+  if (takes_depth_first(g.n, g.m, config)) return true;
+  const std::size_t below = config.tuning.depth_first_below;
+  return !with_depth && config.loops.threads == 1 && g.n >= below && g.n / Tuning::depth_first_hub_scale < below &&
+         enough_edges(g.n, g.m, config.tuning) && values_below_sentinels(g.m) &&
+         repeated_target_share(g, Tuning::repeated_targets_sample) >= Tuning::repeated_targets_share;
+}
+
+template <class Target>
+double repeated_target_share(const BasicCsr<Target>& g, std::size_t samples) {
+  samples = static_cast<std::size_t>(std::min<edge_t>(samples, g.m));
+  if (samples == 0) return 0;
+  std::vector<Target> sample(samples);
+  const edge_t stride = g.m / samples;
+  for (std::size_t i = 0; i < samples; ++i) sample[i] = g.targets[stride * i];
+  std::sort(sample.begin(), sample.end());
+  std::size_t repeated = 0;
+  for (std::size_t i = 1; i < samples; ++i) repeated += sample[i] == sample[i - 1];
+  return static_cast<double>(repeated) / static_cast<double>(samples);
 }
 
 template <class Target>
@@ -117,6 +142,10 @@ void depth_first_sg(const BasicCsr<Target>& g, DepthFirstScratch& scratch, SgVal
   });
 }
 
+template bool takes_depth_first(const CsrView&, const SolveConfig&, bool);
+template bool takes_depth_first(const WideCsrView&, const SolveConfig&, bool);
+template double repeated_target_share(const CsrView&, std::size_t);
+template double repeated_target_share(const WideCsrView&, std::size_t);
 template void depth_first_sg(const CsrView&, DepthFirstScratch&, SgValues&, std::size_t*);
 template void depth_first_sg(const WideCsrView&, DepthFirstScratch&, SgValues&, std::size_t*);
 

@@ -34,11 +34,28 @@ struct DepthFirstScratch {
   BitsetMex mex;
 };
 
-/// Whether the level engine solves this graph by the depth-first pass: at
-/// most Tuning::depth_first_max_threads threads, fewer than config.tuning.depth_first_below nodes, at least
-/// depth_first_from_edges edges or depth_first_from_degree a node, and no
-/// value that could reach the walk's sentinels.
+/// Whether a graph of n nodes and m edges takes the depth-first pass by its
+/// size alone: at most Tuning::depth_first_max_threads threads, fewer than
+/// config.tuning.depth_first_below nodes, at least depth_first_from_edges
+/// edges or depth_first_from_degree a node, and no value that could reach
+/// the walk's sentinels.
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
+
+/// Whether the level engine solves `graph` by the depth-first pass: by its
+/// size (above), or, on one thread and with no depth asked for, from
+/// depth_first_below nodes to below Tuning::depth_first_hub_scale times
+/// that, with as many edges, where its targets repeat
+/// (repeated_target_share of Tuning::repeated_targets_sample targets at
+/// Tuning::repeated_targets_share or more). The depth costs the walk a
+/// second random read an edge (its heights).
+template <class Target>
+bool takes_depth_first(const BasicCsr<Target>& graph, const SolveConfig& config, bool with_depth);
+
+/// The share of `samples` targets, evenly spaced in the edge array, that
+/// equal another one of them: near samples / 2n where targets spread
+/// evenly, far above where hubs draw many edges.
+template <class Target>
+double repeated_target_share(const BasicCsr<Target>& graph, std::size_t samples);
 
 /// Fills `sg` (reset to n values); with `depth`, also sets *depth to the
 /// number of Kahn layers (the nodes on a longest path). Throws CycleError,

@@ -495,7 +495,7 @@ SgValues level_sg(const BasicCsr<Target>& g, const SolveConfig& config, PhaseTim
 template <class Target>
 void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
               PhaseTimer* timer, const StoredLayers& stored) {
-  if (stored.empty() && takes_depth_first(g.n, g.m, config)) {
+  if (stored.empty() && takes_depth_first(g, config, scratch.wants_depth)) {
     if (timer) timer->start("dfs + mex");
     depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr);
     if (timer) timer->stop();

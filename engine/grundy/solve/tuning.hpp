@@ -176,6 +176,17 @@ struct Tuning {
   /// Up to this many threads the depth-first pass is taken (measured on 2
   /// cores; more threads keep the parallel passes, not measured against it).
   static constexpr unsigned depth_first_max_threads = 2;
+  /// On one thread, a graph whose targets repeat (hubs) takes the pass up to
+  /// this many times depth_first_below nodes, unless its depth is asked
+  /// for (a batch's):
+  /// layering pays per node and edge whatever the graph, while the walk
+  /// finds hubs' values in L1 (docs/TUNING.md#depth-first-path).
+  static constexpr std::size_t depth_first_hub_scale = 4;
+  /// ... where this share or more of a sample of this many targets repeat
+  /// (repeated_target_share): evenly spread targets repeat about sample / 2n
+  /// of the time, under 0.4 % there; hubs far more.
+  static constexpr std::size_t repeated_targets_sample = 2048;
+  static constexpr double repeated_targets_share = 0.0625;
   /// The depth-first pass, past the cache, prefetches the offsets of this
   /// many of a node's first successors as it enters it
   /// (docs/TUNING.md#depth-first-path).
