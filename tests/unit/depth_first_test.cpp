@@ -176,11 +176,14 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   const Tuning t;
   const auto n = static_cast<node_t>(t.depth_first_below + t.depth_first_below / 2);
   std::vector<std::pair<node_t, node_t>> to_hubs, spread;
+  std::vector<std::pair<node_t, node_t>> deep;
   for (node_t u = 9; u <= n; ++u) {
-    to_hubs.push_back({u, 1 + u % 8});  // every edge into one of 8 hubs
-    to_hubs.push_back({u, u - 1});
+    to_hubs.push_back({u, 1 + u % 8});  // every other edge into one of 8 hubs
+    if (u % 16 != 0) to_hubs.push_back({u, u - 1});  // paths of 16 nodes
     spread.push_back({u, u - 1});       // no target repeats
     spread.push_back({u, u - 8});
+    deep.push_back({u, 1 + u % 8});
+    if (u < n) deep.push_back({u, u + 1});  // one path through every node, from the first root
   }
   const OwnedGame hubs = test_support::make_game(n, to_hubs), even = test_support::make_game(n, spread);
   EXPECT_GT(repeated_target_share(hubs.graph(), 2048), Tuning::repeated_targets_share);
@@ -199,13 +202,29 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   EXPECT_FALSE(takes_depth_first(test_support::make_game(4096, small).graph(), {1}, false));
   EXPECT_FALSE(takes_depth_first(hubs.graph(), {1}, true));  // a batch's depth: the walk's heights cost more
 
-  PhaseTimer timer;
-  LevelScratch scratch;
+  const auto phases_of = [](const OwnedGame& g) {
+    PhaseTimer timer;
+    LevelScratch scratch;
+    SgValues sg;
+    level_sg(g.graph(), {1}, scratch, sg, &timer);
+    EXPECT_EQ(sg.to_vector(), serial_sg(g.graph()).to_vector());
+    std::string names;
+    for (const auto& p : timer.phases()) names += p.name + ";";
+    return names;
+  };
+  EXPECT_EQ(phases_of(hubs), "dfs + mex;");
+  // A deep one gives the walk up past n / hub_walk_depth_share nodes on its
+  // path, and is layered (in a locality order: it is deep) after all.
+  const OwnedGame chain = test_support::make_game(n, deep);
+  EXPECT_TRUE(takes_depth_first(chain.graph(), {1}, false));
+  EXPECT_EQ(depth_first_path_bound(chain.graph(), {1}), n / Tuning::hub_walk_depth_share);
+  EXPECT_EQ(depth_first_path_bound(hubs.graph(), test_support::depth_first_one_thread()), SIZE_MAX);
+  DepthFirstScratch scratch;
   SgValues sg;
-  level_sg(hubs.graph(), {1}, scratch, sg, &timer);
-  ASSERT_EQ(timer.phases().size(), 1u);
-  EXPECT_EQ(timer.phases()[0].name, "dfs + mex");
-  EXPECT_EQ(sg.to_vector(), serial_sg(hubs.graph()).to_vector());
+  EXPECT_FALSE(depth_first_sg(chain.graph(), scratch, sg, nullptr, depth_first_path_bound(chain.graph(), {1})));
+  EXPECT_TRUE(depth_first_sg(chain.graph(), scratch, sg, nullptr, n));
+  const std::string phases = phases_of(chain);
+  EXPECT_EQ(phases.rfind("dfs + mex;layering;", 0), 0u) << phases;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -28,8 +29,11 @@ constexpr bool values_below_sentinels(edge_t m) {
 // overlap; leaving a frame for a successor asks for the rows of the next
 // few, whose offsets have arrived by then, so that their misses overlap the
 // successor's subtree (docs/TUNING.md#depth-first-path).
+// Returns the depth (with Heights), or nothing where the path would hold
+// more than max_path nodes.
 template <bool Heights, bool Prefetch, class Sg, class Target>
-std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict sg) {
+std::optional<std::size_t> walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict sg,
+                                std::size_t max_path) {
   constexpr Sg kUnvisited = std::numeric_limits<Sg>::max(), kOnPath = kUnvisited - 1;
   const edge_t* __restrict off = g.offsets;
   const Target* __restrict targets = g.targets;
@@ -39,6 +43,7 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
   path.clear();
   std::size_t depth = 0;
   const auto enter = [&](node_t v) {
+    if (path.size() == max_path) return false;
     sg[v] = kOnPath;
     const edge_t first = off[v];
     path.push_back({v, 0, first, 0});
@@ -46,10 +51,11 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
       const edge_t ahead = std::min<edge_t>(off[v + 1], first + Tuning::depth_first_prefetch);
       for (edge_t k = first; k < ahead; ++k) __builtin_prefetch(off + targets[k]);
     }
+    return true;
   };
   for (node_t root = 0; root < g.n; ++root) {
     if (sg[root] != kUnvisited) continue;
-    enter(root);
+    if (!enter(root)) return std::nullopt;
     while (!path.empty()) {
       DepthFirstScratch::Frame& f = path.back();
       const edge_t end = off[f.node + 1];
@@ -71,7 +77,7 @@ std::size_t walk(const BasicCsr<Target>& g, DepthFirstScratch& s, Sg* __restrict
         }
         f = {f.node, below, k + 1, seen};
         if (sg[v] == kOnPath) throw CycleError(cycle_on_path(path, v, [](const auto& p) { return p.node; }));
-        enter(v);
+        if (!enter(v)) return std::nullopt;
         continue;
       }
       const node_t u = f.node;
@@ -114,6 +120,11 @@ bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, boo
 }
 
 template <class Target>
+std::size_t depth_first_path_bound(const BasicCsr<Target>& g, const SolveConfig& config) {
+  return takes_depth_first(g.n, g.m, config) ? SIZE_MAX : g.n / Tuning::hub_walk_depth_share;
+}
+
+template <class Target>
 double repeated_target_share(const BasicCsr<Target>& g, std::size_t samples) {
   samples = static_cast<std::size_t>(std::min<edge_t>(samples, g.m));
   if (samples == 0) return 0;
@@ -127,26 +138,34 @@ double repeated_target_share(const BasicCsr<Target>& g, std::size_t samples) {
 }
 
 template <class Target>
-void depth_first_sg(const BasicCsr<Target>& g, DepthFirstScratch& scratch, SgValues& sg, std::size_t* depth) {
+bool depth_first_sg(const BasicCsr<Target>& g, DepthFirstScratch& scratch, SgValues& sg, std::size_t* depth,
+                    std::size_t max_path) {
   if (!values_below_sentinels(g.m)) throw std::logic_error("depth_first_sg: values could reach the walk's sentinels");
   trace::Span span("depth-first pass", "dfs + mex");
   sg.reset(g.n, g.m);
   if (depth != nullptr) scratch.heights.resize(g.n);
   const bool prefetch = g.n >= Tuning::cached_nodes;
+  std::optional<std::size_t> walked;
   sg.visit([&]<class Sg>(std::span<Sg> values) {
     if (depth != nullptr) {
-      *depth = prefetch ? walk<true, true>(g, scratch, values.data()) : walk<true, false>(g, scratch, values.data());
+      walked = prefetch ? walk<true, true>(g, scratch, values.data(), max_path)
+                        : walk<true, false>(g, scratch, values.data(), max_path);
     } else {
-      prefetch ? walk<false, true>(g, scratch, values.data()) : walk<false, false>(g, scratch, values.data());
+      walked = prefetch ? walk<false, true>(g, scratch, values.data(), max_path)
+                        : walk<false, false>(g, scratch, values.data(), max_path);
     }
   });
+  if (walked && depth != nullptr) *depth = *walked;
+  return walked.has_value();
 }
 
 template bool takes_depth_first(const CsrView&, const SolveConfig&, bool);
 template bool takes_depth_first(const WideCsrView&, const SolveConfig&, bool);
+template std::size_t depth_first_path_bound(const CsrView&, const SolveConfig&);
+template std::size_t depth_first_path_bound(const WideCsrView&, const SolveConfig&);
 template double repeated_target_share(const CsrView&, std::size_t);
 template double repeated_target_share(const WideCsrView&, std::size_t);
-template void depth_first_sg(const CsrView&, DepthFirstScratch&, SgValues&, std::size_t*);
-template void depth_first_sg(const WideCsrView&, DepthFirstScratch&, SgValues&, std::size_t*);
+template bool depth_first_sg(const CsrView&, DepthFirstScratch&, SgValues&, std::size_t*, std::size_t);
+template bool depth_first_sg(const WideCsrView&, DepthFirstScratch&, SgValues&, std::size_t*, std::size_t);
 
 }  // namespace grundy

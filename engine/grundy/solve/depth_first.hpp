@@ -47,9 +47,17 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
 /// that, with as many edges, where its targets repeat
 /// (repeated_target_share of Tuning::repeated_targets_sample targets at
 /// Tuning::repeated_targets_share or more). The depth costs the walk a
-/// second random read an edge (its heights).
+/// second random read an edge (its heights). Such a graph's walk gives up
+/// past n / Tuning::hub_walk_depth_share nodes on its path (depth_first_path_bound).
 template <class Target>
 bool takes_depth_first(const BasicCsr<Target>& graph, const SolveConfig& config, bool with_depth);
+
+/// The most nodes the walk's path may hold on `graph`: all of them where it
+/// takes the walk by its size, n / Tuning::hub_walk_depth_share where for
+/// its hubs (a deep graph's walk enters node after node on a miss, with
+/// nothing to overlap, and layering in a locality order is faster).
+template <class Target>
+std::size_t depth_first_path_bound(const BasicCsr<Target>& graph, const SolveConfig& config);
 
 /// The share of `samples` targets, evenly spaced in the edge array, that
 /// equal another one of them: near samples / 2n where targets spread
@@ -59,9 +67,11 @@ double repeated_target_share(const BasicCsr<Target>& graph, std::size_t samples)
 
 /// Fills `sg` (reset to n values); with `depth`, also sets *depth to the
 /// number of Kahn layers (the nodes on a longest path). Throws CycleError,
-/// naming a cycle in the graph's ids, if the graph is not a DAG.
+/// naming a cycle in the graph's ids, if the graph is not a DAG. Gives up,
+/// returning false with `sg` unfinished, where its path would hold more
+/// than max_path nodes (a graph that turns out deep).
 template <class Target>
-void depth_first_sg(const BasicCsr<Target>& graph, DepthFirstScratch& scratch, SgValues& sg,
-                    std::size_t* depth = nullptr);
+bool depth_first_sg(const BasicCsr<Target>& graph, DepthFirstScratch& scratch, SgValues& sg,
+                    std::size_t* depth = nullptr, std::size_t max_path = SIZE_MAX);
 
 }  // namespace grundy

@@ -497,9 +497,10 @@ void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch
               PhaseTimer* timer, const StoredLayers& stored) {
   if (stored.empty() && takes_depth_first(g, config, scratch.wants_depth)) {
     if (timer) timer->start("dfs + mex");
-    depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr);
+    const bool walked = depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr,
+                                       depth_first_path_bound(g, config));
     if (timer) timer->stop();
-    return;
+    if (walked) return;  // else a graph with hubs turned out deep: layered after all
   }
   Layers& layers = scratch.layers;
   LayerView view{nullptr, stored.begin, stored.degree_runs};

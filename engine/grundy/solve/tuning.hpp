@@ -187,6 +187,10 @@ struct Tuning {
   /// of the time, under 0.4 % there; hubs far more.
   static constexpr std::size_t repeated_targets_sample = 2048;
   static constexpr double repeated_targets_share = 0.0625;
+  /// ... and gives the walk up for layering once its path holds n / this
+  /// many nodes: a deep graph's walk enters node after node on a miss, with
+  /// nothing to overlap (docs/TUNING.md#depth-first-path).
+  static constexpr std::size_t hub_walk_depth_share = 64;
   /// The depth-first pass, past the cache, prefetches the offsets of this
   /// many of a node's first successors as it enters it
   /// (docs/TUNING.md#depth-first-path).
