@@ -9,6 +9,7 @@
 
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/trace.hpp"
+#include "grundy/solve/target_sample.hpp"
 
 namespace grundy {
 namespace {
@@ -126,15 +127,11 @@ std::size_t depth_first_path_bound(const BasicCsr<Target>& g, const SolveConfig&
 
 template <class Target>
 double repeated_target_share(const BasicCsr<Target>& g, std::size_t samples) {
-  samples = static_cast<std::size_t>(std::min<edge_t>(samples, g.m));
-  if (samples == 0) return 0;
-  std::vector<Target> sample(samples);
-  const edge_t stride = g.m / samples;
-  for (std::size_t i = 0; i < samples; ++i) sample[i] = g.targets[stride * i];
-  std::sort(sample.begin(), sample.end());
+  const std::vector<node_t> sample = sorted_target_sample(g, samples);
+  if (sample.empty()) return 0;
   std::size_t repeated = 0;
-  for (std::size_t i = 1; i < samples; ++i) repeated += sample[i] == sample[i - 1];
-  return static_cast<double>(repeated) / static_cast<double>(samples);
+  for (std::size_t i = 1; i < sample.size(); ++i) repeated += sample[i] == sample[i - 1];
+  return static_cast<double>(repeated) / static_cast<double>(sample.size());
 }
 
 template <class Target>

@@ -44,7 +44,7 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
 /// Whether the level engine solves `graph` by the depth-first pass: by its
 /// size (above), or, on one thread and with no depth asked for, from
 /// depth_first_below nodes to below Tuning::depth_first_hub_scale times
-/// that, with as many edges, where its targets repeat
+/// that, past the same edge bars, where its targets repeat
 /// (repeated_target_share of Tuning::repeated_targets_sample targets at
 /// Tuning::repeated_targets_share or more). The depth costs the walk a
 /// second random read an edge (its heights). Such a graph's walk gives up

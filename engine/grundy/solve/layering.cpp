@@ -13,6 +13,7 @@
 #include "grundy/core/huge_array.hpp"
 #include "grundy/core/trace.hpp"
 #include "grundy/solve/locality_order.hpp"
+#include "grundy/solve/target_sample.hpp"
 #include "grundy/primitives/simd/range_filter.hpp"
 
 namespace grundy {
@@ -102,7 +103,7 @@ class KahnRounds {
     if (halves_count_ && pc_.worth_it(g_.m)) {
       count_halves();
     } else if ((owned_ || big_) && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
-      const std::vector<node_t> sample = sorted_target_sample();
+      const std::vector<node_t> sample = sorted_target_sample(g_, Tuning::owned_count_sample);
       if (owned_ && hot_counter_bytes(sample) <= halved_hot_bytes_) {
         count_halves();
       } else {
@@ -156,15 +157,6 @@ class KahnRounds {
     });
     const std::size_t words = (std::size_t{g_.n} + 63) / 64;
     for_tasks(pc_, 2, [&](std::size_t part) { deg_.absorb(second, words * part / 2, words * (part + 1) / 2, g_.n); });
-  }
-
-  // Tuning::owned_count_sample targets, evenly spaced in the edge array, sorted.
-  std::vector<node_t> sorted_target_sample() const {
-    std::vector<node_t> sample(std::min<std::size_t>(Tuning::owned_count_sample, g_.m));
-    for (std::size_t k = 0; k < sample.size(); ++k)
-      sample[k] = static_cast<node_t>(g_.targets[g_.m / sample.size() * k]);
-    std::sort(sample.begin(), sample.end());
-    return sample;
   }
 
   // The bytes of counters, in blocks of Tuning::hot_counter_block, that
