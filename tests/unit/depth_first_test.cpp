@@ -168,10 +168,10 @@ TEST(DepthFirst, LevelTakesItBelowTheBar) {
 }
 
 // On one thread, a graph whose targets repeat (a few hubs draw the edges)
-// takes the path up to depth_first_hub_scale times depth_first_below nodes,
-// whatever its edges; evenly spread targets do not, nor does a second
-// thread, nor a solve that asks for the depth (a batch's). Values as the
-// reference solver's.
+// takes the path from Tuning::cached_nodes up to depth_first_hub_scale
+// times depth_first_below nodes, whatever its edges; evenly spread targets
+// do not, nor does a second thread, nor a solve that asks for the depth (a
+// batch's). Values as the reference solver's.
 TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   const Tuning t;
   const auto n = static_cast<node_t>(t.depth_first_below + t.depth_first_below / 2);
@@ -196,21 +196,19 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   SolveConfig low_bar{1};
   low_bar.tuning.depth_first_below = n / Tuning::depth_first_hub_scale;  // n / scale is not below it
   EXPECT_FALSE(takes_depth_first(hubs.graph(), low_bar, false));
-  // Short of the edge bars (1 edge a node, or a quarter), a hub graph walks
-  // too, past the node bar and below it; below it, evenly spread targets
-  // keep layering, and a graph of a few thousand nodes (whose targets repeat
-  // by their few nodes alone) is never taken for its hubs.
-  const auto sparse_game = [](node_t nodes, node_t every, bool to_hubs) {
+  // Short of the edge bars (1 edge a node, or a quarter) a hub graph walks
+  // too, from Tuning::cached_nodes nodes; below that, in cache, it is layered.
+  const auto sparse_game = [](node_t nodes, node_t every) {
     std::vector<std::pair<node_t, node_t>> edges;
-    for (node_t u = 9; u <= nodes; u += every) edges.push_back({u, to_hubs ? 1 + u % 8 : u - 8});
+    for (node_t u = 9; u <= nodes; u += every) edges.push_back({u, 1 + u % 8});
     return test_support::make_game(nodes, edges);
   };
-  const OwnedGame sparse_band = sparse_game(n, 4, true);
+  const OwnedGame sparse_band = sparse_game(n, 4);
   ASSERT_LT(sparse_band.graph().m, t.depth_first_from_edges);
   EXPECT_TRUE(takes_depth_first(sparse_band.graph(), {1}, false));
-  EXPECT_TRUE(takes_depth_first(sparse_game(4096, 1, true).graph(), {1}, false));
-  EXPECT_FALSE(takes_depth_first(sparse_game(60000, 1, false).graph(), {1}, false));
-  EXPECT_FALSE(takes_depth_first(sparse_game(3000, 1, true).graph(), {1}, false));
+  const auto cached = static_cast<node_t>(Tuning::cached_nodes);
+  EXPECT_TRUE(takes_depth_first(sparse_game(cached, 1).graph(), {1}, false));
+  EXPECT_FALSE(takes_depth_first(sparse_game(cached - 1, 1).graph(), {1}, false));
   EXPECT_FALSE(takes_depth_first(hubs.graph(), {1}, true));  // a batch's depth: the walk's heights cost more
 
   const auto phases_of = [](const OwnedGame& g) {

@@ -104,16 +104,6 @@ bool enough_edges(node_t n, edge_t m, const Tuning& t) {
   return m >= t.depth_first_from_edges || (m > 0 && m >= t.depth_first_from_degree * n);
 }
 
-// The repeated share that marks a graph of n nodes as drawn to hubs: at
-// least Tuning::repeated_targets_share, and Tuning::hub_share_over_even
-// times what a sample repeats where targets spread evenly over n nodes
-// (about sample / 2n), which small graphs reach without hubs.
-double hub_share_bar(node_t n) {
-  constexpr double sample = Tuning::repeated_targets_sample;
-  return std::max(Tuning::repeated_targets_share,
-                  Tuning::hub_share_over_even * sample / (2.0 * std::max<double>(n, 1)));
-}
-
 }  // namespace
 
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
@@ -124,35 +114,22 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
 template <class Target>
 bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, bool with_depth) {
   if (takes_depth_first(g.n, g.m, config)) return true;
-  if (with_depth || config.loops.threads != 1 || !values_below_sentinels(g.m) ||
-      g.n / Tuning::depth_first_hub_scale >= config.tuning.depth_first_below)
-    return false;
-  const double bar = hub_share_bar(g.n);
-  return bar < 1 && repeated_target_share(g, Tuning::repeated_targets_sample) >= bar;
+  return !with_depth && config.loops.threads == 1 && g.n >= Tuning::cached_nodes &&
+         g.n / Tuning::depth_first_hub_scale < config.tuning.depth_first_below && values_below_sentinels(g.m) &&
+         repeated_target_share(g, Tuning::repeated_targets_sample) >= Tuning::repeated_targets_share;
 }
 
 template <class Target>
 std::size_t depth_first_path_bound(const BasicCsr<Target>& g, const SolveConfig& config) {
-  return g.n < config.tuning.depth_first_below ? SIZE_MAX : g.n / Tuning::hub_walk_depth_share;
+  return takes_depth_first(g.n, g.m, config) ? SIZE_MAX : g.n / Tuning::hub_walk_depth_share;
 }
 
 template <class Target>
 double repeated_target_share(const BasicCsr<Target>& g, std::size_t samples) {
-  const std::vector<node_t> sample = target_sample(g, samples);
+  const std::vector<node_t> sample = sorted_target_sample(g, samples);
   if (sample.empty()) return 0;
-  // Counted in an open-addressing set at most half full, not by sorting:
-  // the rule asks it of graphs whose whole solve takes a tenth of a millisecond.
-  constexpr node_t kFree = std::numeric_limits<node_t>::max();  // above every id
-  const std::size_t slots = std::bit_ceil(2 * sample.size());
-  const int shift = 64 - std::countr_zero(slots);
-  std::vector<node_t> set(slots, kFree);
   std::size_t repeated = 0;
-  for (const node_t v : sample) {
-    std::size_t at = static_cast<std::size_t>((std::uint64_t{v} * 0x9E3779B97F4A7C15u) >> shift);
-    while (set[at] != kFree && set[at] != v) at = (at + 1) & (slots - 1);
-    repeated += set[at] == v;
-    set[at] = v;
-  }
+  for (std::size_t i = 1; i < sample.size(); ++i) repeated += sample[i] == sample[i - 1];
   return static_cast<double>(repeated) / static_cast<double>(sample.size());
 }
 

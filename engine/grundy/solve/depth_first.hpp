@@ -42,23 +42,19 @@ struct DepthFirstScratch {
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
 
 /// Whether the level engine solves `graph` by the depth-first pass: by its
-/// size (above), or, on one thread and with no depth asked for, below
-/// Tuning::depth_first_hub_scale times depth_first_below nodes whatever its
-/// edges, where its targets repeat: repeated_target_share of
-/// Tuning::repeated_targets_sample targets at Tuning::repeated_targets_share
-/// or more, and at Tuning::hub_share_over_even times what evenly spread
-/// targets give on n nodes or more (so that a graph of a few thousand
-/// nodes is not taken for its size). The depth costs the walk a second
-/// random read an edge (its heights). Past depth_first_below nodes such a
-/// graph's walk gives up past n / Tuning::hub_walk_depth_share nodes on its
-/// path (depth_first_path_bound).
+/// size (above), or, on one thread and with no depth asked for, from
+/// Tuning::cached_nodes nodes to below Tuning::depth_first_hub_scale times
+/// depth_first_below, whatever its edges, where its targets repeat
+/// (repeated_target_share of Tuning::repeated_targets_sample targets at
+/// Tuning::repeated_targets_share or more). The depth costs the walk a
+/// second random read an edge (its heights). Such a graph's walk gives up
+/// past n / Tuning::hub_walk_depth_share nodes on its path (depth_first_path_bound).
 template <class Target>
 bool takes_depth_first(const BasicCsr<Target>& graph, const SolveConfig& config, bool with_depth);
 
-/// The most nodes the walk's path may hold on `graph`: all of them below
-/// config.tuning.depth_first_below nodes (deep graphs there walk faster than
-/// they layer), n / Tuning::hub_walk_depth_share past it, where only hub
-/// graphs walk (a deep graph's walk enters node after node on a miss, with
+/// The most nodes the walk's path may hold on `graph`: all of them where it
+/// takes the walk by its size, n / Tuning::hub_walk_depth_share where for
+/// its hubs (a deep graph's walk enters node after node on a miss, with
 /// nothing to overlap, and layering in a locality order is faster).
 template <class Target>
 std::size_t depth_first_path_bound(const BasicCsr<Target>& graph, const SolveConfig& config);

@@ -12,18 +12,11 @@
 namespace grundy {
 
 /// Up to `count` targets (all of them where the graph has fewer edges),
-/// evenly spaced in the edge array, in edge order.
-template <class Target>
-std::vector<node_t> target_sample(const BasicCsr<Target>& g, std::size_t count) {
-  std::vector<node_t> sample(static_cast<std::size_t>(std::min<edge_t>(count, g.m)));
-  for (std::size_t k = 0; k < sample.size(); ++k) sample[k] = static_cast<node_t>(g.targets[g.m / sample.size() * k]);
-  return sample;
-}
-
-/// The same, sorted.
+/// evenly spaced in the edge array, sorted.
 template <class Target>
 std::vector<node_t> sorted_target_sample(const BasicCsr<Target>& g, std::size_t count) {
-  std::vector<node_t> sample = target_sample(g, count);
+  std::vector<node_t> sample(static_cast<std::size_t>(std::min<edge_t>(count, g.m)));
+  for (std::size_t k = 0; k < sample.size(); ++k) sample[k] = static_cast<node_t>(g.targets[g.m / sample.size() * k]);
   std::sort(sample.begin(), sample.end());
   return sample;
 }

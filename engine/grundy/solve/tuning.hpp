@@ -187,10 +187,6 @@ struct Tuning {
   /// of the time, under 0.4 % there; hubs far more.
   static constexpr std::size_t repeated_targets_sample = 2048;
   static constexpr double repeated_targets_share = 0.0625;
-  /// ... and at least this many times the share that evenly spread targets
-  /// repeat (sample / 2n): below depth_first_below nodes that share is high
-  /// by itself (docs/TUNING.md#depth-first-path).
-  static constexpr double hub_share_over_even = 3;
   /// ... and gives the walk up for layering once its path holds n / this
   /// many nodes: a deep graph's walk enters node after node on a miss, with
   /// nothing to overlap (docs/TUNING.md#depth-first-path).
