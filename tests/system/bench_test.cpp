@@ -417,7 +417,7 @@ TEST(Profile, BenchWritesATracePerRun) {
 
 TEST(Profile, WritesAChromeTrace) {
   TempDir dir;
-  ASSERT_EQ(run_grundy({"gen", "--shape", "chain", "--nodes", "5000", "--edges", "20000", dir.file("g.txt")}).exit_code,
+  ASSERT_EQ(run_grundy({"gen", "--shape", "uniform", "--nodes", "5000", "--edges", "20000", dir.file("g.txt")}).exit_code,
             0);
   const auto r = run_grundy({"solve", dir.file("g.txt"), "--profile", dir.file("p.json"), "--stats"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

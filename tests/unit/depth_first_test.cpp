@@ -167,6 +167,39 @@ TEST(DepthFirst, LevelTakesItBelowTheBar) {
   EXPECT_TRUE(takes_depth_first(1000, edge_t{65534} * 65535 / 2 - 1, {1}));
 }
 
+// Below the node bar, a graph short of the edge bars whose Kahn rounds
+// turn out deep (a chain of shuffled ids, 2 edges a node) stops its rounds
+// after a window or two and is walked instead, its depth too; a shallow one
+// is layered; past depth_first_max_threads, or with the walk turned off
+// (depth_first_below 0), the deep one is layered to the end.
+TEST(DepthFirst, SmallDeepGraphsAreWalkedAfterTheirFirstRounds) {
+  const OwnedGame chain = generate({Shape::chain, 5000, 10000, 3, 8});
+  const OwnedGame shallow = generate({Shape::uniform, 5000, 10000, 3, 8});
+  const auto phases_of = [](const OwnedGame& g, const SolveConfig& config, std::size_t* depth) {
+    PhaseTimer timer;
+    LevelScratch scratch;
+    scratch.wants_depth = true;
+    SgValues sg;
+    in_arena(config.loops.threads, [&] { level_sg(g.graph(), config, scratch, sg, &timer); });
+    EXPECT_EQ(sg.to_vector(), serial_sg(g.graph()).to_vector());
+    *depth = scratch.depth;
+    std::string names;
+    for (const auto& p : timer.phases()) names += p.name + ";";
+    return names;
+  };
+  const std::size_t chain_depth = compute_layers(chain.graph(), {1}).count();
+  ASSERT_GT(chain_depth, 2 * Tuning{}.small_deep_window_rounds);
+  std::size_t depth = 0;
+  EXPECT_EQ(phases_of(chain, {1}, &depth), "layering;dfs + mex;");
+  EXPECT_EQ(depth, chain_depth);
+  EXPECT_EQ(phases_of(chain, {Tuning::depth_first_max_threads}, &depth), "layering;dfs + mex;");
+  EXPECT_EQ(phases_of(shallow, {1}, &depth), "layering;mex;");
+  EXPECT_EQ(depth, compute_layers(shallow.graph(), {1}).count());
+  EXPECT_EQ(phases_of(chain, {Tuning::depth_first_max_threads + 1}, &depth), "layering;mex;");
+  EXPECT_EQ(phases_of(chain, test_support::layered_one_thread(), &depth), "layering;mex;");
+  EXPECT_EQ(depth, chain_depth);
+}
+
 // On one thread, a graph whose targets repeat (a few hubs draw the edges)
 // takes the path from Tuning::cached_nodes up to depth_first_hub_scale
 // times depth_first_below nodes, whatever its edges; evenly spread targets

@@ -124,8 +124,16 @@ bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, boo
 }
 
 template <class Target>
+bool walks_when_deep(const BasicCsr<Target>& g, const SolveConfig& config) {
+  return config.loops.threads <= Tuning::depth_first_max_threads && g.n < config.tuning.depth_first_below &&
+         g.n < config.tuning.reorder_deep_from && values_below_sentinels(g.m);
+}
+
+template <class Target>
 std::size_t depth_first_path_bound(const BasicCsr<Target>& g, const SolveConfig& config) {
-  return takes_depth_first(g.n, g.m, config) ? SIZE_MAX : g.n / Tuning::hub_walk_depth_share;
+  // Deep, a graph walks_when_deep takes would be walked after its rounds.
+  return takes_depth_first(g.n, g.m, config) || walks_when_deep(g, config) ? SIZE_MAX
+                                                                           : g.n / Tuning::hub_walk_depth_share;
 }
 
 template <class Target>
@@ -159,6 +167,8 @@ bool depth_first_sg(const BasicCsr<Target>& g, DepthFirstScratch& scratch, SgVal
   return walked.has_value();
 }
 
+template bool walks_when_deep(const CsrView&, const SolveConfig&);
+template bool walks_when_deep(const WideCsrView&, const SolveConfig&);
 template bool takes_depth_first(const CsrView&, const SolveConfig&, bool);
 template bool takes_depth_first(const WideCsrView&, const SolveConfig&, bool);
 template std::size_t depth_first_path_bound(const CsrView&, const SolveConfig&);

@@ -52,10 +52,19 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
 template <class Target>
 bool takes_depth_first(const BasicCsr<Target>& graph, const SolveConfig& config, bool with_depth);
 
+/// Whether the level engine walks `graph` depth first where its Kahn rounds
+/// turn out deep (windows of small_deep_window_rounds rounds): below both
+/// depth_first_below and reorder_deep_from nodes, on as many threads as the
+/// size rule walks, with values below the walk's sentinels.
+template <class Target>
+bool walks_when_deep(const BasicCsr<Target>& graph, const SolveConfig& config);
+
 /// The most nodes the walk's path may hold on `graph`: all of them where it
-/// takes the walk by its size, n / Tuning::hub_walk_depth_share where for
-/// its hubs (a deep graph's walk enters node after node on a miss, with
-/// nothing to overlap, and layering in a locality order is faster).
+/// takes the walk by its size or walks_when_deep (deep, it would be walked
+/// after its rounds), else n /
+/// Tuning::hub_walk_depth_share (a deep graph's walk enters node after node
+/// on a miss, with nothing to overlap, and layering in a locality order is
+/// faster).
 template <class Target>
 std::size_t depth_first_path_bound(const BasicCsr<Target>& graph, const SolveConfig& config);
 

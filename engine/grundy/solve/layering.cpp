@@ -35,6 +35,20 @@ template <class Csr>
 
 using Clock = std::chrono::steady_clock;
 
+// Which graphs' rounds stop once they turn out deep: none, those from
+// Tuning::reorder_deep_from nodes (renumbered in a locality order), or
+// smaller ones too (walked depth first by the caller).
+enum class DeepStop { never, large, any_size };
+
+// Rounds between depth checks (0: none). A small graph is checked often:
+// its deep rounds cost a step each for a node or two, and the walk that
+// takes over is cheap in cache (docs/TUNING.md#deep-graphs).
+std::size_t deep_window(std::size_t n, const Tuning& t, DeepStop stop) {
+  if (stop == DeepStop::never) return 0;
+  if (n >= t.reorder_deep_from) return t.deep_window_rounds;
+  return stop == DeepStop::any_size ? t.small_deep_window_rounds : 0;
+}
+
 // Kahn's algorithm by rounds into `layers`, with one kind of in-degree
 // counters: count the in-degrees, collect the sources, then take round
 // after round (wide, narrow, or split between threads) until none is left.
@@ -44,7 +58,7 @@ class KahnRounds {
   enum class Finish { done, overflowed, deep };
 
   KahnRounds(const Csr& g, const SolveConfig& config, Layers& layers, InDegrees& deg, LayeringParts* parts,
-             bool stop_when_deep)
+             DeepStop stop)
       : g_(g),
         pc_(config.loops),
         layers_(layers),
@@ -56,12 +70,12 @@ class KahnRounds {
         big_(!owned_ && config.tuning.splits_rounds_of(g.n, config.loops.threads)),
         cached_(g.n < Tuning::cached_nodes),
         tracing_(trace::active_detail() != nullptr),
-        window_(stop_when_deep && g.n >= config.tuning.reorder_deep_from ? config.tuning.deep_window_rounds : 0),
+        window_(deep_window(g.n, config.tuning, stop)),
         paired_stalls_(config.tuning.paired_round_stalls),
         pairs_rounds_(owned_ && config.loops.threads == 2 && !cached_) {}
 
   // Leaves the layers unfinished when the counters overflowed, or when the
-  // rounds turned out deep (with stop_when_deep).
+  // rounds turned out deep (as `stop` asks).
   Finish run() {
     count_in_degrees();
     if (deg_.overflowed()) return Finish::overflowed;
@@ -911,7 +925,7 @@ namespace {
 // 4-byte ones past their range); false when stopped as deep.
 template <class Target>
 bool layer(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
-           InDegreeWidth width, LayeringParts* parts, bool stop_when_deep) {
+           InDegreeWidth width, LayeringParts* parts, DeepStop stop) {
   // Untimed runs (batch instances by the thousand) read no clock.
   const auto start = parts != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   LayeringParts now;  // this call's; the rounds are what the rest leaves
@@ -921,10 +935,10 @@ bool layer(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers,
   using Csr = BasicCsr<Target>;
   auto finish = KahnRounds<Csr, NarrowInDegrees>::Finish::overflowed;
   if (width == InDegreeWidth::narrow)
-    finish = KahnRounds<Csr, NarrowInDegrees>(g, config, layers, scratch.narrow, mine, stop_when_deep).run();
+    finish = KahnRounds<Csr, NarrowInDegrees>(g, config, layers, scratch.narrow, mine, stop).run();
   bool complete = finish == KahnRounds<Csr, NarrowInDegrees>::Finish::done;
   if (finish == KahnRounds<Csr, NarrowInDegrees>::Finish::overflowed)  // wide asked for, or a count past 2^24
-    complete = KahnRounds<Csr, WideInDegrees>(g, config, layers, scratch.wide, mine, stop_when_deep).run() ==
+    complete = KahnRounds<Csr, WideInDegrees>(g, config, layers, scratch.wide, mine, stop).run() ==
                KahnRounds<Csr, WideInDegrees>::Finish::done;
   if (parts != nullptr) {
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -943,7 +957,7 @@ void layer_renumbered(const BasicCsr<Target>& g, const SolveConfig& config, Laye
                       LayeringParts* parts) {
   const LocalityRenumbering r = renumber_by_locality(g, config);
   try {
-    layer(r.view, config, layers, scratch, InDegreeWidth::automatic, parts, false);
+    layer(r.view, config, layers, scratch, InDegreeWidth::automatic, parts, DeepStop::never);
   } catch (const CycleError& e) {
     throw r.in_old_ids(e);
   }
@@ -963,8 +977,8 @@ template <class Target>
 void compute_layers(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers, InDegreeScratch& scratch,
                     InDegreeWidth width, LayeringParts* parts) {
   if (width != InDegreeWidth::automatic) {
-    layer(g, config, layers, scratch, width, parts, false);
-  } else if (!layer(g, config, layers, scratch, width, parts, true)) {
+    layer(g, config, layers, scratch, width, parts, DeepStop::never);
+  } else if (!layer(g, config, layers, scratch, width, parts, DeepStop::large)) {
     layer_deep_graph(g, config, layers, scratch, parts);
   }
 }
@@ -977,14 +991,15 @@ void layer_deep_graph(const BasicCsr<Target>& g, const SolveConfig& config, Laye
   if (renumbering_fits(g, std::uint64_t{g.n} * 12)) {
     layer_renumbered(g, config, layers, scratch, parts);
   } else {
-    layer(g, config, layers, scratch, InDegreeWidth::automatic, parts, false);
+    layer(g, config, layers, scratch, InDegreeWidth::automatic, parts, DeepStop::never);
   }
 }
 
 template <class Target>
 bool compute_layers_unless_deep(const BasicCsr<Target>& g, const SolveConfig& config, Layers& layers,
-                                InDegreeScratch& scratch, LayeringParts* parts) {
-  return layer(g, config, layers, scratch, InDegreeWidth::automatic, parts, true);
+                                InDegreeScratch& scratch, LayeringParts* parts, bool stop_small) {
+  return layer(g, config, layers, scratch, InDegreeWidth::automatic, parts,
+               stop_small ? DeepStop::any_size : DeepStop::large);
 }
 
 template Layers compute_layers(const CsrView&, const SolveConfig&);
@@ -997,8 +1012,9 @@ template void compute_layers(const WideCsrView&, const SolveConfig&, Layers&, In
                              LayeringParts*);
 template void layer_deep_graph(const CsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*);
 template void layer_deep_graph(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*);
-template bool compute_layers_unless_deep(const CsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*);
+template bool compute_layers_unless_deep(const CsrView&, const SolveConfig&, Layers&, InDegreeScratch&, LayeringParts*,
+                                         bool);
 template bool compute_layers_unless_deep(const WideCsrView&, const SolveConfig&, Layers&, InDegreeScratch&,
-                                         LayeringParts*);
+                                         LayeringParts*, bool);
 
 }  // namespace grundy

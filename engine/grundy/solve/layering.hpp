@@ -56,10 +56,12 @@ void compute_layers(const BasicCsr<Target>& graph, const SolveConfig& config, La
 /// Tuning::reorder_deep_from nodes: a window of deep_window_rounds rounds
 /// averaging fewer than deep_round_width nodes, a quarter of the graph still
 /// unplaced) and returns false, the layers unfinished: the caller renumbers
-/// the graph in a locality order (locality_order.hpp) and layers that.
+/// the graph in a locality order (locality_order.hpp) and layers that. With
+/// `stop_small`, a smaller graph stops too, by windows of
+/// small_deep_window_rounds rounds: the caller walks it depth first.
 template <class Target>
 bool compute_layers_unless_deep(const BasicCsr<Target>& graph, const SolveConfig& config, Layers& layers,
-                                InDegreeScratch& scratch, LayeringParts* parts = nullptr);
+                                InDegreeScratch& scratch, LayeringParts* parts = nullptr, bool stop_small = false);
 /// After compute_layers_unless_deep stopped: the layers of the deep graph,
 /// found on its locality renumbering and given back in its own ids (or, when
 /// the copy does not fit the memory budget, by the rounds as its ids lie).

@@ -510,7 +510,13 @@ void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch
     // stopped as deep was a depth check, and the renumbered graph's is timed.
     LayeringParts tried;
     LayeringParts* const parts = timer ? &tried : nullptr;
-    if (!compute_layers_unless_deep(g, config, layers, scratch.counters, parts)) {
+    if (!compute_layers_unless_deep(g, config, layers, scratch.counters, parts, walks_when_deep(g, config))) {
+      if (g.n < config.tuning.reorder_deep_from) {  // small and deep: a round a node or two, where the walk is cheap
+        if (timer) timer->start("dfs + mex");
+        depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr);
+        if (timer) timer->stop();
+        return;
+      }
       if (renumbering_fits(g, solve_memory_bytes(g.n, g.m, Algo::level, false)))
         return reordered_sg(g, config, scratch, sg, timer);
       // No room to solve a renumbered copy: layers for the graph as it lies.

@@ -80,6 +80,10 @@ struct Tuning {
   /// whose rounds average fewer than deep_round_width nodes, with a quarter
   /// of the graph or more still unplaced, stops them (docs/TUNING.md#deep-graphs).
   std::size_t deep_window_rounds = 4096;
+  /// Below reorder_deep_from, where the level engine may walk a graph depth
+  /// first (depth_first.hpp), its rounds are checked every this many rounds
+  /// the same way, and a deep one is walked instead (docs/TUNING.md#deep-graphs).
+  std::size_t small_deep_window_rounds = 64;
   /// The locality order's walks start from the rulers of id blocks this
   /// wide, a task each (docs/TUNING.md#deep-graphs).
   std::size_t walk_block = std::size_t{1} << 16;
