@@ -10,8 +10,8 @@
 //   grundy_distinct [--rounds R] FILE...     (R = 9)
 //
 // Prints, per path, the median over the rounds of the time the round's
-// solves took together, and its ratio to serial's.
-#include <algorithm>
+// solves took together (with bench's 95 % interval for it), and its ratio
+// to serial's.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.hpp"
 #include "grundy/formats/game_loader.hpp"
 #include "grundy/io/mapped_file.hpp"
 #include "grundy/solve/depth_first.hpp"
@@ -88,15 +89,15 @@ int run(int argc, char** argv) {
       sums[p].push_back(seconds);
     }
   }
-  double median[kCount];
+  std::vector<cli::Summary> summary;
+  for (std::size_t p = 0; p < kCount; ++p) summary.push_back(cli::Summary::of(sums[p]));
+  std::printf("%zu file%s, %zu round%s: median of each round's sum (95%% interval)\n", games.size(),
+              games.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s");
   for (std::size_t p = 0; p < kCount; ++p) {
-    std::sort(sums[p].begin(), sums[p].end());
-    median[p] = sums[p][rounds / 2];
+    const cli::Summary& t = summary[p];
+    std::printf("%-9s %10.3f ms (%.3f-%.3f)  %5.2fx serial\n", kPaths[p].name, t.median * 1e3, t.ci_low * 1e3,
+                t.ci_high * 1e3, t.median / summary[0].median);
   }
-  std::printf("%zu file%s, %zu round%s: median of each round's sum\n", games.size(), games.size() == 1 ? "" : "s",
-              rounds, rounds == 1 ? "" : "s");
-  for (std::size_t p = 0; p < kCount; ++p)
-    std::printf("%-9s %10.3f ms  %5.2fx serial\n", kPaths[p].name, median[p] * 1e3, median[p] / median[0]);
   return 0;
 }
 

@@ -42,9 +42,8 @@ std::optional<std::size_t> walk(const BasicCsr<Target>& g, DepthFirstScratch& s,
   std::fill_n(sg, g.n, kUnvisited);
   std::vector<DepthFirstScratch::Frame>& path = s.path;
   path.clear();
-  // Room for the deepest path at once: grown by doubling, a chain's path
-  // was copied and faulted in again at each step (pages are touched only
-  // as the path reaches them).
+  // Room for the deepest path at once, so that a chain's path is not copied
+  // as it grows (pages are touched only as the path reaches them).
   path.reserve(std::min<std::size_t>(g.n, max_path));
   std::size_t depth = 0;
   const auto enter = [&](node_t v) {

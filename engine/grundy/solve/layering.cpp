@@ -41,8 +41,8 @@ using Clock = std::chrono::steady_clock;
 enum class DeepStop { never, large, any_size };
 
 // Rounds between depth checks (0: none). A small graph is checked often:
-// its deep rounds cost a step each for a node or two, and the walk that
-// takes over is cheap in cache (docs/TUNING.md#deep-graphs).
+// each of its narrow rounds costs a whole step, and the walk that takes
+// over stays in cache (docs/TUNING.md#deep-graphs).
 std::size_t deep_window(std::size_t n, const Tuning& t, DeepStop stop) {
   if (stop == DeepStop::never) return 0;
   if (n >= t.reorder_deep_from) return t.deep_window_rounds;

@@ -495,13 +495,16 @@ SgValues level_sg(const BasicCsr<Target>& g, const SolveConfig& config, PhaseTim
 template <class Target>
 void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
               PhaseTimer* timer, const StoredLayers& stored) {
-  if (stored.empty() && takes_depth_first(g, config, scratch.wants_depth)) {
+  const auto walk = [&](std::size_t max_path) {
     if (timer) timer->start("dfs + mex");
-    const bool walked = depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr,
-                                       depth_first_path_bound(g, config));
+    const bool walked =
+        depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr, max_path);
     if (timer) timer->stop();
-    if (walked) return;  // else a graph with hubs turned out deep: layered after all
-  }
+    return walked;
+  };
+  // A graph with hubs that turns out deep gives the walk up and is layered.
+  if (stored.empty() && takes_depth_first(g, config, scratch.wants_depth) && walk(depth_first_path_bound(g, config)))
+    return;
   Layers& layers = scratch.layers;
   LayerView view{nullptr, stored.begin, stored.degree_runs};
   if (stored.empty()) {
@@ -510,13 +513,9 @@ void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch
     // stopped as deep was a depth check, and the renumbered graph's is timed.
     LayeringParts tried;
     LayeringParts* const parts = timer ? &tried : nullptr;
-    if (!compute_layers_unless_deep(g, config, layers, scratch.counters, parts, walks_when_deep(g, config))) {
-      if (g.n < config.tuning.reorder_deep_from) {  // small and deep: a round a node or two, where the walk is cheap
-        if (timer) timer->start("dfs + mex");
-        depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr);
-        if (timer) timer->stop();
-        return;
-      }
+    const bool walks_if_deep = walks_when_deep(g, config);
+    if (!compute_layers_unless_deep(g, config, layers, scratch.counters, parts, walks_if_deep)) {
+      if (walks_if_deep && walk(SIZE_MAX)) return;  // the rounds were a depth check
       if (renumbering_fits(g, solve_memory_bytes(g.n, g.m, Algo::level, false)))
         return reordered_sg(g, config, scratch, sg, timer);
       // No room to solve a renumbered copy: layers for the graph as it lies.
