@@ -2,7 +2,8 @@
 // verified and paired with a floor pass timed just before it; every run
 // keeps its samples and its own cost (bench_probe.hpp), goes to runs.jsonl
 // the moment it finishes, and at the end to bench.json, bench.csv and
-// bench.md (bench_report.hpp).
+// bench.md (bench_report.hpp). With --instances, a trial solves each of a
+// generated input's distinct graphs once and its sample is their mean.
 
 #include <chrono>
 #include <cstdio>
@@ -38,6 +39,7 @@ struct BenchOptions {
   std::vector<std::string> algos{"level", "serial", "bgl"};
   std::vector<unsigned> threads;
   std::size_t trials = 5, warmup = 1;
+  std::size_t instances = 1;  // distinct graphs (seeds) per generated input, each solved once a trial
   double min_time = 0;
   bool cold = false, list = false;
   std::string out;       // "": a new grundy-bench-<date-time> folder
@@ -204,18 +206,32 @@ struct Samples {
   std::vector<std::pair<std::string, std::vector<double>>> phases;
   std::vector<double> totals, sgs, floors, ratios;
 
-  void add(const Trial& trial) {
-    double total = 0;
-    for (const auto& ph : trial.timer.phases()) {
-      auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == ph.name; });
-      if (it == phases.end()) it = phases.insert(phases.end(), {ph.name, {}});
-      it->second.push_back(ph.seconds);
-      total += ph.seconds;
+  // One sample per trial: the mean over its instances, a phase that an
+  // instance did not run counting as 0 there (an engine may walk one graph
+  // and layer the next), so that the phases still add up to the total.
+  void add(const std::vector<Trial>& instances) {
+    const auto count = static_cast<double>(instances.size());
+    std::vector<std::pair<std::string, double>> sums;
+    double total = 0, sg = 0, floor = 0;
+    for (const Trial& trial : instances) {
+      for (const auto& ph : trial.timer.phases()) {
+        auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == ph.name; });
+        if (it == sums.end()) it = sums.insert(sums.end(), {ph.name, 0.0});
+        it->second += ph.seconds;
+        total += ph.seconds;
+      }
+      sg += trial.sg;
+      floor += trial.floor;
     }
-    totals.push_back(total);
-    sgs.push_back(trial.sg);
-    floors.push_back(trial.floor);
-    if (trial.floor > 0) ratios.push_back(trial.sg / trial.floor);
+    for (const auto& [name, seconds] : sums) {
+      auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == name; });
+      if (it == phases.end()) it = phases.insert(phases.end(), {name, {}});
+      it->second.push_back(seconds / count);
+    }
+    totals.push_back(total / count);
+    sgs.push_back(sg / count);
+    floors.push_back(floor / count);
+    if (floor > 0) ratios.push_back(sg / floor);
   }
 
   void summarize_into(BenchRun& run) const {
@@ -227,17 +243,24 @@ struct Samples {
   }
 };
 
-// An input as the runs need it: generated if it is not cached, loaded once
-// for its facts and its reference values (where the baseline fits), and
-// let go before the runs.
-struct Prepared {
-  BenchDataset info;
+// One graph of an input, with what its trials are checked against: each
+// instance has its own reference, so that no graph is judged by another's.
+struct Instance {
+  std::string file;
   std::optional<Values> want;  // the baseline's values, or --loopy's reference values
   std::optional<Outcomes> want_outcomes;  // --loopy=outcome's reference
 
   Check check(bool plant_error) const {
     return {want ? &*want : nullptr, want_outcomes ? &*want_outcomes : nullptr, plant_error};
   }
+};
+
+// An input as the runs need it: each instance generated if it is not
+// cached, loaded once for its facts and its reference values (where the
+// baseline fits), and let go before the runs.
+struct Prepared {
+  BenchDataset info;
+  std::vector<Instance> instances;
 };
 
 // A generated input, written once into the cache as `grundy gen` writes it.
@@ -256,7 +279,7 @@ void generate_cached(const BenchInput& in, const ParallelConfig& all) {
 // proven by Fraenkel's conditions and the outcome analysis, each engine
 // checking the other; else the Boost.Graph baseline where it fits, and
 // otherwise (the mex rule, checked per trial) a layering that names a cycle.
-void prepare_references(const Graph& graph, const BenchOptions& o, const ParallelConfig& all, Prepared& p) {
+void prepare_references(const Graph& graph, const BenchOptions& o, const ParallelConfig& all, Instance& p) {
   const Options api{.threads = all.threads, .loopy = !o.loopy.empty()};
   if (!o.loopy.empty()) {
     p.want = grundy::sg(graph, api);
@@ -271,17 +294,12 @@ void prepare_references(const Graph& graph, const BenchOptions& o, const Paralle
   }
 }
 
-Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConfig& all) {
-  Prepared p;
-  p.info.name = in.name;
-  p.info.kind = in.kind;
-  p.info.size = in.size;
-  p.info.file = in.file;
-  p.info.generator = in.generator;
-  if (in.gen) {
-    p.info.layered = in.gen->layered;
-    generate_cached(in, all);
-  }
+// One instance: generated if need be, loaded, and its reference made;
+// the first also gives the dataset its facts.
+Instance prepare_instance(const BenchInput& in, const BenchOptions& o, const ParallelConfig& all, BenchDataset& info) {
+  Instance instance;
+  instance.file = in.file;
+  if (in.gen) generate_cached(in, all);
   const Graph graph = [&] {
     try {
       return Graph::load(in.file, {.threads = all.threads, .loopy = !o.loopy.empty()});
@@ -289,20 +307,36 @@ Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConf
       throw InputError(e.what());
     }
   }();
-  const GraphSource source = graph.source();
-  p.info.format = source.format;
-  p.info.n = graph.nodes();
-  p.info.m = graph.edges();
-  p.info.k = graph.tokens().size();
-  if (source.layered) p.info.layered = true;
+  if (info.files.empty()) {
+    const GraphSource source = graph.source();
+    info.format = source.format;
+    info.n = graph.nodes();
+    info.m = graph.edges();
+    info.k = graph.tokens().size();
+    if (source.layered) info.layered = true;
+  }
+  info.files.push_back(in.file);
   try {
     // A cycle is this input's error line (naming --loopy), and the others go on.
-    prepare_references(graph, o, all, p);
+    prepare_references(graph, o, all, instance);
   } catch (const Error& e) {
     // Named as the run lines name it (a dataset by its name, a file by its file name).
     const std::string rest = without_name(e, in.file);
     throw InputError(rest == e.what() ? rest : in.name + ": " + rest);
   }
+  return instance;
+}
+
+Prepared prepare(const BenchInput& in, const BenchOptions& o, const ParallelConfig& all) {
+  Prepared p;
+  p.info.name = in.name;
+  p.info.kind = in.kind;
+  p.info.size = in.size;
+  p.info.file = in.file;
+  p.info.generator = in.generator;
+  if (in.gen) p.info.layered = in.gen->layered;
+  for (const BenchInput& instance : instances_of(in, o.instances, o.select.cache))
+    p.instances.push_back(prepare_instance(instance, o, all, p.info));
   return p;
 }
 
@@ -369,7 +403,8 @@ std::optional<BenchRun> run_one(const Prepared& d, const BenchEngine& engine, un
   run.cold = o.cold;
   run.n = d.info.n;
   run.m = d.info.m;
-  run.verified = engine.loopy != LoopyMode::off ? "conditions" : d.want ? "baseline" : "mex rule";
+  run.instances = d.instances.size();
+  run.verified = engine.loopy != LoopyMode::off ? "conditions" : d.instances.front().want ? "baseline" : "mex rule";
   const std::string what = d.info.name + ", " + run.algo + ", " + std::to_string(t) + " thread" + (t == 1 ? "" : "s");
   Samples samples;
   const RunProbe probe;
@@ -379,14 +414,18 @@ std::optional<BenchRun> run_one(const Prepared& d, const BenchEngine& engine, un
     if (trial >= o.warmup + o.trials && (o.min_time <= 0 || seconds_since(*timed_start) >= o.min_time)) break;
     if (trial == o.warmup) *timed_start = Clock::now();
     progress.trial(index, what, timed + 1, o.trials);
-    // Every trial is checked, the warm-up included.
-    const Trial tr = run_trial(d.info.file, engine, t, o.cold, d.check(o.plant_error));
-    if (!tr.mismatch.empty()) {
-      progress.clear();
-      std::fprintf(stderr, "grundy: bench: %s: %s\n", what.c_str(), tr.mismatch.c_str());
-      return std::nullopt;
+    // Every trial is checked, the warm-up included, each instance against its own reference.
+    std::vector<Trial> instances;
+    for (const Instance& instance : d.instances) {
+      instances.push_back(run_trial(instance.file, engine, t, o.cold, instance.check(o.plant_error)));
+      if (const std::string& mismatch = instances.back().mismatch; !mismatch.empty()) {
+        progress.clear();
+        const std::string which = d.instances.size() > 1 ? " (" + instance.file + ")" : "";
+        std::fprintf(stderr, "grundy: bench: %s%s: %s\n", what.c_str(), which.c_str(), mismatch.c_str());
+        return std::nullopt;
+      }
     }
-    if (trial >= o.warmup) samples.add(tr);
+    if (trial >= o.warmup) samples.add(instances);
   }
   run.cost = probe.finish();
   // --profile DIR: one more trial, traced, apart from the timed ones.
@@ -395,7 +434,8 @@ std::optional<BenchRun> run_one(const Prepared& d, const BenchEngine& engine, un
     std::replace_if(
         name.begin(), name.end(), [](char c) { return c == '/' || c == ',' || c == '='; }, '_');
     const std::string path = o.profile + "/" + name;
-    run_trial(d.info.file, engine, t, o.cold, d.check(false), &path, {"bench", d.info.name, run.algo, t, {}});
+    run_trial(d.info.file, engine, t, o.cold, d.instances.front().check(false), &path,
+              {"bench", d.info.name, run.algo, t, {}});
   }
   samples.summarize_into(run);
   run.assess();
@@ -432,6 +472,11 @@ int run_bench(BenchOptions o) {
     std::fprintf(stderr, "grundy: bench: no input: name files, folders, gen: specs or datasets (--list)\n");
     return kUsage;
   }
+  if (o.instances > 1 && !quiet())
+    for (const BenchInput& in : inputs)
+      if (!in.gen)
+        std::fprintf(stderr, "grundy: bench: note: %s is a file, one instance (--instances makes graphs of generated inputs)\n",
+                     in.name.c_str());
   const std::string out = prepare_out_folder(o.out);
   if (!o.profile.empty()) {
     std::error_code ec;
@@ -527,6 +572,12 @@ Command add_bench(CLI::App& root) {
       ->delimiter(',');
   add_count(*sub, "--trials", opts->trials, "timed trials per run", 1, 100000)->default_val(5);
   add_count(*sub, "--warmup", opts->warmup, "untimed (but verified) trials before them", 0, 1000)->default_val(1);
+  add_count(*sub, "--instances", opts->instances,
+            "distinct graphs per generated input (seeds S, S+1, ...), each solved once a trial, the trial's times "
+            "their mean: as a batch meets graphs, where one graph solved again and again keeps its caches and "
+            "trains the branch predictor (a file is one instance)",
+            1, 10000)
+      ->default_val(1);
   sub->add_option("--min-time", opts->min_time, "go on with trials until the timed ones took this many seconds")
       ->type_name("SECONDS")
       ->check(number_within(0, 1e6));

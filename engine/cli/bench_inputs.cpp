@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "command.hpp"
 #include "grundy/core/input_error.hpp"
@@ -143,6 +144,19 @@ std::string default_cache_dir() {
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
     return std::string(home) + "/.cache/grundy";
   return ".grundy-cache";
+}
+
+std::vector<BenchInput> instances_of(const BenchInput& in, std::size_t count, const std::string& cache) {
+  if (!in.gen) return {in};
+  std::vector<BenchInput> out{in};
+  for (std::size_t i = 1; i < count; ++i) {
+    GenRequest g = *in.gen;
+    g.spec.seed += i;
+    BenchInput next = generated(in.name, in.kind, g, cache);
+    next.size = in.size;
+    out.push_back(std::move(next));
+  }
+  return out;
 }
 
 std::vector<BenchInput> resolve_inputs(const InputSelection& select, const std::vector<ManifestEntry>& manifest) {

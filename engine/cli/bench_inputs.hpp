@@ -61,6 +61,11 @@ struct InputSelection {
   std::string cache;               ///< folder for generated files
 };
 
+/// The graphs a run takes in turn: a generated input's spec with seeds
+/// seed, seed+1, ..., seed+count-1, each its own cached file; a user's file
+/// is one instance whatever the count.
+std::vector<BenchInput> instances_of(const BenchInput& in, std::size_t count, const std::string& cache);
+
 /// What the selection names, in order; throws InputError naming an unknown
 /// dataset (with the valid names) or a missing file.
 std::vector<BenchInput> resolve_inputs(const InputSelection& select, const std::vector<ManifestEntry>& manifest);

@@ -97,7 +97,7 @@ std::string BenchRun::json() const {
                   ", \"threads\": " + std::to_string(threads) + ", \"trials\": " + std::to_string(sg.samples.size()) +
                   ", \"warmup\": " + std::to_string(warmup) + ", \"cold\": " + (cold ? "true" : "false") +
                   ", \"n\": " + std::to_string(n) + ", \"m\": " + std::to_string(m) +
-                  ", \"verified\": " + json_string(verified) + ", \"phases\": {";
+                  ", \"instances\": " + std::to_string(instances) + ", \"verified\": " + json_string(verified) + ", \"phases\": {";
   for (std::size_t p = 0; p < phases.size(); ++p)
     j += (p ? ", " : "") + json_string(phases[p].first) + ": " + phases[p].second.json();
   j += "}, \"sg_seconds\": " + sg.json() + ", \"total_seconds\": " + total.json() +
@@ -132,8 +132,8 @@ void BenchReport::finish() {
 }
 
 std::string BenchReport::json() const {
-  // One object, documented in results/README.md ("schema": 3).
-  std::string j = "{\n  \"schema\": 3,\n  \"commit\": " + json_string(commit) +
+  // One object, documented in docs/OUTPUTS.md ("schema": 4).
+  std::string j = "{\n  \"schema\": 4,\n  \"commit\": " + json_string(commit) +
                   ",\n  \"dirty\": " + (commit.ends_with("-dirty") ? "true" : "false") +
                   ",\n  \"command\": " + json_string(command) + ",\n  \"date\": " + json_string(date) +
                   ",\n  \"machine\": {";
@@ -147,7 +147,9 @@ std::string BenchReport::json() const {
          ", \"format\": " + json_string(d.format) + ", \"n\": " + std::to_string(d.n) +
          ", \"m\": " + std::to_string(d.m) + ", \"k\": " + std::to_string(d.k) +
          ", \"layered\": " + (d.layered ? "true" : "false") + ", \"generator\": " + json_string(d.generator) +
-         ", \"floor_seconds\": {";
+         ", \"instances\": " + std::to_string(d.files.size()) + ", \"files\": [";
+    for (std::size_t f = 0; f < d.files.size(); ++f) j += (f ? ", " : "") + json_string(d.files[f]);
+    j += "], \"floor_seconds\": {";
     bool f = true;
     for (const auto& [t, s] : d.floor) {
       j += (f ? "" : ", ") + std::string("\"") + std::to_string(t) + "\": " + s.json();
@@ -170,7 +172,7 @@ void BenchReport::write(const std::string& dir) const {
       "dataset,n,m,algo,threads,trials,verified,sg_median_s,sg_mean_s,sg_stddev_s,sg_cv,sg_mad_s,sg_ci95_low_s,"
       "sg_ci95_high_s,sg_min_s,sg_max_s,total_median_s,edges_per_second,peak_rss_bytes,minor_faults,"
       "involuntary_switches,others_cpu_share,floor_median_s,ratio_to_floor,speedup_vs_1_thread,speedup_vs_bgl,"
-      "warnings\n";
+      "warnings,instances\n";
   for (const auto& r : runs) {
     csv += csv_field(r.dataset) + "," + std::to_string(r.n) + "," + std::to_string(r.m) + "," + csv_field(r.algo) +
            "," + std::to_string(r.threads) + "," + std::to_string(r.sg.samples.size()) + "," + csv_field(r.verified) +
@@ -182,7 +184,8 @@ void BenchReport::write(const std::string& dir) const {
            std::to_string(r.cost.peak_rss_bytes) + "," + std::to_string(r.cost.minor_faults) + "," +
            std::to_string(r.cost.involuntary_switches) + "," + json_number(r.cost.others_cpu_share) + "," +
            json_number(r.floor.median) + "," + json_number(r.ratio.median) + "," + json_number(r.speedup_vs_1_thread) +
-           "," + json_number(r.speedup_vs_bgl) + "," + std::to_string(r.warnings.size()) + "\n";
+           "," + json_number(r.speedup_vs_bgl) + "," + std::to_string(r.warnings.size()) + "," +
+           std::to_string(r.instances) + "\n";
   }
   write_file(dir + "/bench.csv", csv);
 
@@ -204,7 +207,8 @@ void BenchReport::write(const std::string& dir) const {
   for (const auto& r : runs) {
     char eps[32];
     std::snprintf(eps, sizeof eps, "%.1fM", r.edges_per_second / 1e6);
-    md += "| " + md_cell(r.dataset) + " | " + std::to_string(r.n) + " | " + std::to_string(r.m) + " | " + r.algo + " | " +
+    const std::string instances = r.instances > 1 ? " (" + std::to_string(r.instances) + " instances)" : "";
+    md += "| " + md_cell(r.dataset + instances) + " | " + std::to_string(r.n) + " | " + std::to_string(r.m) + " | " + r.algo + " | " +
           std::to_string(r.threads) + " | " + ms(r.sg.median) + " (" + ms(r.sg.ci_low) + "-" + ms(r.sg.ci_high) +
           ") | " + percent(r.sg.cv) + " | " + eps + " | " + ratio(r.ratio.median) + " | " +
           ratio(r.speedup_vs_1_thread) + " | " + ratio(r.speedup_vs_bgl) + " | " +
@@ -218,7 +222,8 @@ void BenchReport::write(const std::string& dir) const {
       "\nSG: the solver's phases (layering and mex; level's depth-first pass on up to 2 threads, below 2^18 "
       "nodes from 2^17 edges or 8 a node, or after rounds that turn out deep, and on 1 thread from 2^16 to "
       "2^20 nodes where sampled targets repeat; or the whole serial / Boost.Graph solve), median of the "
-      "timed trials after the warm-up, with a distribution-free 95% interval for the median. × floor: each "
+      "timed trials after the warm-up (with N instances, each trial the mean of N distinct graphs, each solved "
+      "once), with a distribution-free 95% interval for the median. × floor: each "
       "trial's SG time over a pass that reads every edge and gathers its target's value, timed just before "
       "it at the same thread count (median of the pairs). × 1 thread, × bgl: ratios of SG medians in this "
       "run. Peak RSS: the run's own high-water mark. Others' CPU: the share of the machine that other "

@@ -21,6 +21,7 @@ struct BenchDataset {
   std::uint64_t n = 0, m = 0, k = 0;
   bool layered = false;
   std::string generator;              ///< the `grundy gen` command that makes the file ("" for a user's file)
+  std::vector<std::string> files;     ///< every instance's file (--instances: the generator's seeds in turn)
   std::map<unsigned, Summary> floor;  ///< threads -> the floor pass, over every run's trials
 };
 
@@ -30,6 +31,7 @@ struct BenchRun {
   std::size_t warmup = 0;
   bool cold = false;
   std::uint64_t n = 0, m = 0;
+  std::size_t instances = 1;                            ///< distinct graphs per trial, its samples their mean
   std::vector<std::pair<std::string, Summary>> phases;  ///< in the order they ran
   Summary total;                                        ///< every phase: load, solve, xor
   Summary sg;                                           ///< the SG computation alone (the solver's phases)

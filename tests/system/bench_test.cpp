@@ -31,7 +31,7 @@ TEST(Bench, WritesEveryFieldForEveryRun) {
                              dir.file("out"), "--trials", "2", "--threads", "1,2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = read_file(dir.file("out/bench.json"));
-  for (const char* field : {"\"schema\": 3",
+  for (const char* field : {"\"schema\": 4",
                             "\"commit\": ",
                             "\"command\": \"grundy bench --manifest",
                             "\"machine\": {",
@@ -116,6 +116,41 @@ TEST(Bench, RunsTheUsersFilesAndGeneratorSpecs) {
   EXPECT_TRUE(std::filesystem::exists(dir.file("cache/chain-n3000-m4000-k10-s2-l8.g4.gcsr")));
   // One line per finished run, and a result line per run on stderr.
   EXPECT_NE(r.err.find("[4/4] chain,nodes=3000,edges=4000,seed=2, level, 1 thread: SG "), std::string::npos) << r.err;
+}
+
+// --instances: a generated input becomes distinct graphs (seeds in turn),
+// each solved once a trial and checked against its own reference; a trial
+// is one sample, their mean. A file stays one instance, with a note.
+TEST(Bench, InstancesAreDistinctGraphsEachCheckedAgainstItsOwn) {
+  TempDir dir;
+  ASSERT_EQ(run_grundy({"gen", "--shape", "kron", "-n", "2^11", "-m", "8000", dir.file("k.gcsr")}).exit_code, 0);
+  const auto r = run_grundy({"bench", "gen:kron,nodes=3000,edges=12000,seed=5", dir.file("k.gcsr"), "--instances",
+                             "3", "--cache", dir.file("cache"), "--out", dir.file("out"), "--trials", "2",
+                             "--algos", "level,serial", "--threads", "1,2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> graphs;
+  for (const char* seed : {"5", "6", "7"}) {
+    const std::string file = dir.file(std::string("cache/kron-n3000-m12000-k10-s") + seed + "-l8.g4.gcsr");
+    ASSERT_TRUE(std::filesystem::exists(file)) << file;
+    graphs.push_back(read_file(file));
+  }
+  // Distinct graphs, so that a check against another instance's values fails.
+  EXPECT_NE(graphs[0], graphs[1]);
+  EXPECT_NE(graphs[1], graphs[2]);
+  EXPECT_NE(r.err.find("k.gcsr is a file, one instance"), std::string::npos) << r.err;
+  const std::string json = read_file(dir.file("out/bench.json"));
+  for (const char* field : {"\"schema\": 4", "\"instances\": 3, \"files\": [\"", "-s7-l8.g4.gcsr\"]",
+                            "\"name\": \"k.gcsr\", \"kind\": \"file\"", "\"instances\": 1, \"files\": [\"",
+                            "\"m\": 12000, \"instances\": 3, \"verified\": \"baseline\"",
+                            "\"phases\": {\"map input\": {\"n\": 2, "})
+    EXPECT_NE(json.find(field), std::string::npos) << field;
+  EXPECT_NE(read_file(dir.file("out/bench.md")).find("| kron,nodes=3000,edges=12000,seed=5 (3 instances) | 3000 |"),
+            std::string::npos);
+  // A wrong value is caught, and the line names the instance.
+  const auto bad = run_grundy({"bench", "gen:kron,nodes=3000,edges=12000,seed=5", "--instances", "3", "--cache",
+                               dir.file("cache"), "--out", dir.file("bad"), "--trials", "1", "--plant-error"});
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  EXPECT_NE(bad.err.find("-s5-l8.g4.gcsr): verification failed"), std::string::npos) << bad.err;
 }
 
 TEST(Bench, RefusesAnUnknownInputNamingTheValidOnes) {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Draws PNG plots from a `grundy bench` JSON report (schema 3).
+"""Draws PNG plots from a `grundy bench` JSON report (schema 3 or later).
 
     /usr/bin/python3 tools/measure/plot_results.py [results/bench.json] [out_dir]
 
