@@ -269,5 +269,33 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   EXPECT_EQ(phases.rfind("dfs + mex;layering;", 0), 0u) << phases;
 }
 
+// On one thread, from Tuning::cached_nodes to below depth_first_below, a
+// graph short of the edge bars walks with no hub in it (a uniform graph
+// of one edge a node, over a third of it sinks); not below cached_nodes, nor on a
+// second thread, nor with the depth asked for. Values as the reference's.
+TEST(DepthFirst, SparseGraphsPastTheCacheWalkOnOneThread) {
+  const Tuning t;
+  const auto n = static_cast<node_t>(Tuning::cached_nodes + Tuning::cached_nodes / 2);
+  const OwnedGame g = generate({Shape::uniform, n, n, 3, 9});
+  ASSERT_LT(g.graph().m, t.depth_first_from_edges);
+  ASSERT_LT(n, t.depth_first_below);
+  ASSERT_LT(repeated_target_share(g.graph(), Tuning::repeated_targets_sample), Tuning::repeated_targets_share);
+  EXPECT_TRUE(takes_depth_first(g.graph(), {1}, false));
+  EXPECT_FALSE(takes_depth_first(g.graph(), {2}, false));
+  EXPECT_FALSE(takes_depth_first(g.graph(), {1}, true));
+  const auto small = static_cast<node_t>(Tuning::cached_nodes - 1);
+  EXPECT_FALSE(takes_depth_first(generate({Shape::uniform, small, small, 3, 9}).graph(), {1}, false));
+  SolveConfig low_bar{1};
+  low_bar.tuning.depth_first_below = n;  // n is not below n, and evenly spread targets are no hubs
+  EXPECT_FALSE(takes_depth_first(g.graph(), low_bar, false));
+  PhaseTimer timer;
+  LevelScratch scratch;
+  SgValues sg;
+  level_sg(g.graph(), {1}, scratch, sg, &timer);
+  EXPECT_EQ(sg.to_vector(), serial_sg(g.graph()).to_vector());
+  ASSERT_EQ(timer.phases().size(), 1u);
+  EXPECT_EQ(timer.phases()[0].name, "dfs + mex");
+}
+
 }  // namespace
 }  // namespace grundy

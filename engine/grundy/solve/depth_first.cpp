@@ -123,8 +123,13 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
 template <class Target>
 bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, bool with_depth) {
   if (takes_depth_first(g.n, g.m, config)) return true;
-  return !with_depth && config.loops.threads == 1 && g.n >= Tuning::cached_nodes &&
-         g.n / Tuning::depth_first_hub_scale < config.tuning.depth_first_below && values_below_sentinels(g.m) &&
+  if (with_depth || config.loops.threads != 1 || g.n < Tuning::cached_nodes || !values_below_sentinels(g.m))
+    return false;
+  // Past the cache and below the node bar, one thread walks whatever the
+  // edges: a sparse graph's sinks cost the walk nothing; past the bar, only
+  // a graph whose targets repeat.
+  if (g.n < config.tuning.depth_first_below) return true;
+  return g.n / Tuning::depth_first_hub_scale < config.tuning.depth_first_below &&
          repeated_target_share(g, Tuning::repeated_targets_sample) >= Tuning::repeated_targets_share;
 }
 

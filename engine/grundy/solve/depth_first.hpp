@@ -43,10 +43,10 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
 
 /// Whether the level engine solves `graph` by the depth-first pass: by its
 /// size (above), or, on one thread and with no depth asked for, from
-/// Tuning::cached_nodes nodes to below Tuning::depth_first_hub_scale times
-/// depth_first_below, whatever its edges, where its targets repeat
-/// (repeated_target_share of Tuning::repeated_targets_sample targets at
-/// Tuning::repeated_targets_share or more). The depth costs the walk a
+/// Tuning::cached_nodes nodes whatever its edges: below depth_first_below
+/// always, and up to Tuning::depth_first_hub_scale times that where its
+/// targets repeat (repeated_target_share of Tuning::repeated_targets_sample
+/// targets at Tuning::repeated_targets_share or more). The depth costs the walk a
 /// second random read an edge (its heights). Such a graph's walk gives up
 /// past n / Tuning::hub_walk_depth_share nodes on its path (depth_first_path_bound).
 template <class Target>
