@@ -1,5 +1,6 @@
 // The level engine's depth-first path (up to two threads, below 2^18 nodes;
-// on one thread, graphs with hubs up to 2^20)
+// on one thread, every graph from 2^16 to 2^18 nodes and graphs with hubs
+// from 4,096 to 2^20)
 // against the reference solver, the game search and the layering's depth,
 // and where level_sg takes it.
 #include <gtest/gtest.h>
@@ -201,7 +202,7 @@ TEST(DepthFirst, SmallDeepGraphsAreWalkedAfterTheirFirstRounds) {
 }
 
 // On one thread, a graph whose targets repeat (a few hubs draw the edges)
-// takes the path from Tuning::cached_nodes up to depth_first_hub_scale
+// takes the path from Tuning::depth_first_hub_from up to depth_first_hub_scale
 // times depth_first_below nodes, whatever its edges; evenly spread targets
 // do not, nor does a second thread, nor a solve that asks for the depth (a
 // batch's). Values as the reference solver's.
@@ -230,7 +231,8 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   low_bar.tuning.depth_first_below = n / Tuning::depth_first_hub_scale;  // n / scale is not below it
   EXPECT_FALSE(takes_depth_first(hubs.graph(), low_bar, false));
   // Short of the edge bars (1 edge a node, or a quarter) a hub graph walks
-  // too, from Tuning::cached_nodes nodes; below that, in cache, it is layered.
+  // too, in cache as well, from Tuning::depth_first_hub_from nodes; below
+  // that it is layered, and so is an evenly spread graph in cache.
   const auto sparse_game = [](node_t nodes, node_t every) {
     std::vector<std::pair<node_t, node_t>> edges;
     for (node_t u = 9; u <= nodes; u += every) edges.push_back({u, 1 + u % 8});
@@ -241,7 +243,14 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   EXPECT_TRUE(takes_depth_first(sparse_band.graph(), {1}, false));
   const auto cached = static_cast<node_t>(Tuning::cached_nodes);
   EXPECT_TRUE(takes_depth_first(sparse_game(cached, 1).graph(), {1}, false));
-  EXPECT_FALSE(takes_depth_first(sparse_game(cached - 1, 1).graph(), {1}, false));
+  EXPECT_TRUE(takes_depth_first(sparse_game(cached - 1, 1).graph(), {1}, false));
+  const auto hub_from = static_cast<node_t>(Tuning::depth_first_hub_from);
+  EXPECT_TRUE(takes_depth_first(sparse_game(hub_from, 1).graph(), {1}, false));
+  EXPECT_FALSE(takes_depth_first(sparse_game(hub_from - 1, 1).graph(), {1}, false));
+  for (const node_t nodes : {hub_from, node_t{20000}, cached - 1})
+    for (std::uint64_t seed = 1; seed <= 4; ++seed)
+      EXPECT_FALSE(takes_depth_first(generate({Shape::uniform, nodes, 2 * nodes, 3, seed}).graph(), {1}, false))
+          << nodes << " nodes, seed " << seed;
   EXPECT_FALSE(takes_depth_first(hubs.graph(), {1}, true));  // a batch's depth: the walk's heights cost more
 
   const auto phases_of = [](const OwnedGame& g) {

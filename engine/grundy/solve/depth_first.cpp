@@ -9,7 +9,6 @@
 
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/trace.hpp"
-#include "grundy/solve/target_sample.hpp"
 
 namespace grundy {
 namespace {
@@ -123,14 +122,16 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
 template <class Target>
 bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, bool with_depth) {
   if (takes_depth_first(g.n, g.m, config)) return true;
-  if (with_depth || config.loops.threads != 1 || g.n < Tuning::cached_nodes || !values_below_sentinels(g.m))
+  if (with_depth || config.loops.threads != 1 || g.n < Tuning::depth_first_hub_from || !values_below_sentinels(g.m))
     return false;
   // Past the cache and below the node bar, one thread walks whatever the
-  // edges: a sparse graph's sinks cost the walk nothing; past the bar, only
-  // a graph whose targets repeat.
-  if (g.n < config.tuning.depth_first_below) return true;
+  // edges: a sparse graph's sinks cost the walk nothing; elsewhere, only a
+  // graph whose targets repeat.
+  if (g.n >= Tuning::cached_nodes && g.n < config.tuning.depth_first_below) return true;
+  // A small graph's sample is small, so that evenly spread targets stay far below the bar.
+  const std::size_t samples = std::min<std::size_t>(Tuning::repeated_targets_sample, g.n / Tuning::repeated_targets_nodes);
   return g.n / Tuning::depth_first_hub_scale < config.tuning.depth_first_below &&
-         repeated_target_share(g, Tuning::repeated_targets_sample) >= Tuning::repeated_targets_share;
+         repeated_target_share(g, samples) >= Tuning::repeated_targets_share;
 }
 
 template <class Target>
@@ -148,11 +149,18 @@ std::size_t depth_first_path_bound(const BasicCsr<Target>& g, const SolveConfig&
 
 template <class Target>
 double repeated_target_share(const BasicCsr<Target>& g, std::size_t samples) {
-  const std::vector<node_t> sample = sorted_target_sample(g, samples);
-  if (sample.empty()) return 0;
+  const auto count = static_cast<std::size_t>(std::min<edge_t>(samples, g.m));
+  if (count == 0) return 0;
+  // A bit a node, not a sort: the test stays cheap beside a small graph's walk.
+  std::vector<std::uint64_t> seen((static_cast<std::size_t>(g.n) + 63) / 64, 0);
   std::size_t repeated = 0;
-  for (std::size_t i = 1; i < sample.size(); ++i) repeated += sample[i] == sample[i - 1];
-  return static_cast<double>(repeated) / static_cast<double>(sample.size());
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto v = static_cast<std::size_t>(g.targets[g.m / count * k]);
+    const std::uint64_t bit = std::uint64_t{1} << (v % 64);
+    repeated += (seen[v / 64] & bit) != 0;
+    seen[v / 64] |= bit;
+  }
+  return static_cast<double>(repeated) / static_cast<double>(count);
 }
 
 template <class Target>

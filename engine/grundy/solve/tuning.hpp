@@ -182,16 +182,22 @@ struct Tuning {
   static constexpr unsigned depth_first_max_threads = 2;
   /// On one thread, a graph takes the pass from cached_nodes nodes whatever
   /// its edges (a sparse one's sinks cost the walk nothing), and one whose
-  /// targets repeat (hubs) up to this many times depth_first_below nodes,
+  /// targets repeat (hubs) from depth_first_hub_from up to this many times
+  /// depth_first_below nodes,
   /// unless its depth is asked for (a batch's):
   /// layering pays per node and edge whatever the graph, while the walk
   /// finds hubs' values in L1 (docs/TUNING.md#depth-first-path).
   static constexpr std::size_t depth_first_hub_scale = 4;
-  /// ... where this share or more of a sample of this many targets repeat
+  /// ... where this share or more of a sample of this many targets (at
+  /// most one per repeated_targets_nodes nodes) repeat
   /// (repeated_target_share): evenly spread targets repeat about sample / 2n
-  /// of the time, under 0.4 % there; hubs far more.
+  /// of the time, at most 1/32 with that cap; hubs far more.
   static constexpr std::size_t repeated_targets_sample = 2048;
+  static constexpr std::size_t repeated_targets_nodes = 16;
   static constexpr double repeated_targets_share = 0.0625;
+  /// ... from this many nodes (below cached_nodes, in cache, only graphs
+  /// with hubs walk): smaller samples cannot tell hubs from chance.
+  static constexpr std::size_t depth_first_hub_from = 4096;
   /// ... and gives the walk up for layering once its path holds n / this
   /// many nodes: a deep graph's walk enters node after node on a miss, with
   /// nothing to overlap (docs/TUNING.md#depth-first-path).
