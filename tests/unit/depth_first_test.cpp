@@ -1,6 +1,6 @@
 // The level engine's depth-first path (up to two threads, below 2^18 nodes;
-// on one thread, every graph from 2^16 to 2^18 nodes and graphs with hubs
-// from 4,096 to 2^20)
+// there every graph from 2^16 nodes and graphs with hubs from 4,096; on
+// one thread, graphs with hubs up to 2^20)
 // against the reference solver, the game search and the layering's depth,
 // and where level_sg takes it.
 #include <gtest/gtest.h>
@@ -201,11 +201,11 @@ TEST(DepthFirst, SmallDeepGraphsAreWalkedAfterTheirFirstRounds) {
   EXPECT_EQ(depth, chain_depth);
 }
 
-// On one thread, a graph whose targets repeat (a few hubs draw the edges)
-// takes the path from Tuning::depth_first_hub_from up to depth_first_hub_scale
-// times depth_first_below nodes, whatever its edges; evenly spread targets
-// do not, nor does a second thread, nor a solve that asks for the depth (a
-// batch's). Values as the reference solver's.
+// A graph whose targets repeat (a few hubs draw the edges) takes the path
+// from Tuning::depth_first_hub_from up to depth_first_hub_scale times
+// depth_first_below nodes, whatever its edges (past depth_first_below on
+// one thread only); evenly spread targets do not, nor does a solve that
+// asks for the depth (a batch's). Values as the reference solver's.
 TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   const Tuning t;
   const auto n = static_cast<node_t>(t.depth_first_below + t.depth_first_below / 2);
@@ -246,6 +246,9 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   EXPECT_TRUE(takes_depth_first(sparse_game(cached - 1, 1).graph(), {1}, false));
   const auto hub_from = static_cast<node_t>(Tuning::depth_first_hub_from);
   EXPECT_TRUE(takes_depth_first(sparse_game(hub_from, 1).graph(), {1}, false));
+  // Below the node bar on as many threads as the size rule walks; past it, on one.
+  EXPECT_TRUE(takes_depth_first(sparse_game(hub_from, 1).graph(), {Tuning::depth_first_max_threads}, false));
+  EXPECT_FALSE(takes_depth_first(sparse_game(hub_from, 1).graph(), {Tuning::depth_first_max_threads + 1}, false));
   EXPECT_FALSE(takes_depth_first(sparse_game(hub_from - 1, 1).graph(), {1}, false));
   for (const node_t nodes : {hub_from, node_t{20000}, cached - 1})
     for (std::uint64_t seed = 1; seed <= 4; ++seed)
@@ -278,11 +281,12 @@ TEST(DepthFirst, HubGraphsTakeItPastTheBar) {
   EXPECT_EQ(phases.rfind("dfs + mex;layering;", 0), 0u) << phases;
 }
 
-// On one thread, from Tuning::cached_nodes to below depth_first_below, a
-// graph short of the edge bars walks with no hub in it (a uniform graph
-// of one edge a node, over a third of it sinks); not below cached_nodes, nor on a
-// second thread, nor with the depth asked for. Values as the reference's.
-TEST(DepthFirst, SparseGraphsPastTheCacheWalkOnOneThread) {
+// On up to Tuning::depth_first_max_threads threads, from
+// Tuning::cached_nodes to below depth_first_below, a graph short of the
+// edge bars walks with no hub in it (a uniform graph of one edge a node,
+// over a third of it sinks); not below cached_nodes, nor on more threads,
+// nor with the depth asked for. Values as the reference's.
+TEST(DepthFirst, SparseGraphsPastTheCacheWalk) {
   const Tuning t;
   const auto n = static_cast<node_t>(Tuning::cached_nodes + Tuning::cached_nodes / 2);
   const OwnedGame g = generate({Shape::uniform, n, n, 3, 9});
@@ -290,7 +294,8 @@ TEST(DepthFirst, SparseGraphsPastTheCacheWalkOnOneThread) {
   ASSERT_LT(n, t.depth_first_below);
   ASSERT_LT(repeated_target_share(g.graph(), Tuning::repeated_targets_sample), Tuning::repeated_targets_share);
   EXPECT_TRUE(takes_depth_first(g.graph(), {1}, false));
-  EXPECT_FALSE(takes_depth_first(g.graph(), {2}, false));
+  EXPECT_TRUE(takes_depth_first(g.graph(), {Tuning::depth_first_max_threads}, false));
+  EXPECT_FALSE(takes_depth_first(g.graph(), {Tuning::depth_first_max_threads + 1}, false));
   EXPECT_FALSE(takes_depth_first(g.graph(), {1}, true));
   const auto small = static_cast<node_t>(Tuning::cached_nodes - 1);
   EXPECT_FALSE(takes_depth_first(generate({Shape::uniform, small, small, 3, 9}).graph(), {1}, false));

@@ -122,12 +122,15 @@ bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config) {
 template <class Target>
 bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, bool with_depth) {
   if (takes_depth_first(g.n, g.m, config)) return true;
-  if (with_depth || config.loops.threads != 1 || g.n < Tuning::depth_first_hub_from || !values_below_sentinels(g.m))
+  if (with_depth || config.loops.threads > Tuning::depth_first_max_threads || g.n < Tuning::depth_first_hub_from ||
+      !values_below_sentinels(g.m))
     return false;
-  // Past the cache and below the node bar, one thread walks whatever the
-  // edges: a sparse graph's sinks cost the walk nothing; elsewhere, only a
-  // graph whose targets repeat.
+  // Past the cache and below the node bar, the walk whatever the edges: a
+  // sparse graph's sinks cost it nothing; elsewhere, only a graph whose
+  // targets repeat, and past the node bar on one thread only, where a
+  // second thread's layering wins on all but the sparsest.
   if (g.n >= Tuning::cached_nodes && g.n < config.tuning.depth_first_below) return true;
+  if (g.n >= config.tuning.depth_first_below && config.loops.threads != 1) return false;
   // A small graph's sample is small, so that evenly spread targets stay far below the bar.
   const std::size_t samples = std::min<std::size_t>(Tuning::repeated_targets_sample, g.n / Tuning::repeated_targets_nodes);
   return g.n / Tuning::depth_first_hub_scale < config.tuning.depth_first_below &&

@@ -42,12 +42,14 @@ struct DepthFirstScratch {
 bool takes_depth_first(node_t n, edge_t m, const SolveConfig& config);
 
 /// Whether the level engine solves `graph` by the depth-first pass: by its
-/// size (above), or, on one thread and with no depth asked for, whatever
-/// its edges: from Tuning::cached_nodes to below depth_first_below always,
-/// and from Tuning::depth_first_hub_from up to Tuning::depth_first_hub_scale
-/// times depth_first_below where its targets repeat (repeated_target_share
-/// of Tuning::repeated_targets_sample targets, at most one per
-/// repeated_targets_nodes nodes, at Tuning::repeated_targets_share or more). The depth costs the walk a
+/// size (above), or, with no depth asked for, whatever its edges: on up to
+/// Tuning::depth_first_max_threads threads below depth_first_below nodes,
+/// from Tuning::cached_nodes always and from Tuning::depth_first_hub_from
+/// where its targets repeat (repeated_target_share of
+/// Tuning::repeated_targets_sample targets, at most one per
+/// repeated_targets_nodes nodes, at Tuning::repeated_targets_share or
+/// more); on one thread, such a graph up to Tuning::depth_first_hub_scale
+/// times depth_first_below. The depth costs the walk a
 /// second random read an edge (its heights). Such a graph's walk gives up
 /// past n / Tuning::hub_walk_depth_share nodes on its path (depth_first_path_bound).
 template <class Target>

@@ -180,10 +180,10 @@ struct Tuning {
   /// Up to this many threads the depth-first pass is taken (measured on 2
   /// cores; more threads keep the parallel passes, not measured against it).
   static constexpr unsigned depth_first_max_threads = 2;
-  /// On one thread, a graph takes the pass from cached_nodes nodes whatever
-  /// its edges (a sparse one's sinks cost the walk nothing), and one whose
-  /// targets repeat (hubs) from depth_first_hub_from up to this many times
-  /// depth_first_below nodes,
+  /// Below depth_first_below, a graph takes the pass from cached_nodes nodes
+  /// whatever its edges (a sparse one's sinks cost the walk nothing), and
+  /// one whose targets repeat (hubs) from depth_first_hub_from; on one
+  /// thread, the latter up to this many times depth_first_below nodes,
   /// unless its depth is asked for (a batch's):
   /// layering pays per node and edge whatever the graph, while the walk
   /// finds hubs' values in L1 (docs/TUNING.md#depth-first-path).
