@@ -221,7 +221,7 @@ void BenchReport::write(const std::string& dir) const {
   md +=
       "\nSG: the solver's phases (layering and mex; level's depth-first pass on up to 2 threads, below 2^18 "
       "nodes from 2^17 edges or 8 a node, from 2^16 nodes whatever the edges, from 2^12 where sampled "
-      "targets repeat, or after rounds that turn out deep, and on 1 thread to 2^20 nodes where sampled targets "
+      "targets repeat, or after rounds that turn out deep, and on 1 thread below 5 * 2^18 nodes where sampled targets "
       "repeat; or the whole serial / Boost.Graph solve), median of the "
       "timed trials after the warm-up (with N instances, each trial the mean of N distinct graphs, each solved "
       "once), with a distribution-free 95% interval for the median. × floor: each "

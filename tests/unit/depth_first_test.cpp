@@ -1,6 +1,6 @@
 // The level engine's depth-first path (up to two threads, below 2^18 nodes;
 // there every graph from 2^16 nodes and graphs with hubs from 4,096; on
-// one thread, graphs with hubs up to 2^20)
+// one thread, graphs with hubs below 5 * 2^18)
 // against the reference solver, the game search and the layering's depth,
 // and where level_sg takes it.
 #include <gtest/gtest.h>

@@ -187,7 +187,7 @@ struct Tuning {
   /// unless its depth is asked for (a batch's):
   /// layering pays per node and edge whatever the graph, while the walk
   /// finds hubs' values in L1 (docs/TUNING.md#depth-first-path).
-  static constexpr std::size_t depth_first_hub_scale = 4;
+  static constexpr std::size_t depth_first_hub_scale = 5;
   /// ... where this share or more of a sample of this many targets (at
   /// most one per repeated_targets_nodes nodes) repeat
   /// (repeated_target_share): evenly spread targets repeat about sample / 2n
