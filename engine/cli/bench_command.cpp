@@ -201,6 +201,14 @@ Trial run_trial(const std::string& file, const BenchEngine& engine, unsigned thr
   return trial;
 }
 
+// The entry named `name` in a list kept in first-seen order, added if new.
+template <class Value>
+Value& named(std::vector<std::pair<std::string, Value>>& list, const std::string& name) {
+  auto it = std::find_if(list.begin(), list.end(), [&](const auto& p) { return p.first == name; });
+  if (it == list.end()) it = list.insert(list.end(), {name, Value{}});
+  return it->second;
+}
+
 // The samples of a run's timed trials, phase by phase.
 struct Samples {
   std::vector<std::pair<std::string, std::vector<double>>> phases;
@@ -215,19 +223,13 @@ struct Samples {
     double total = 0, sg = 0, floor = 0;
     for (const Trial& trial : instances) {
       for (const auto& ph : trial.timer.phases()) {
-        auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == ph.name; });
-        if (it == sums.end()) it = sums.insert(sums.end(), {ph.name, 0.0});
-        it->second += ph.seconds;
+        named(sums, ph.name) += ph.seconds;
         total += ph.seconds;
       }
       sg += trial.sg;
       floor += trial.floor;
     }
-    for (const auto& [name, seconds] : sums) {
-      auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == name; });
-      if (it == phases.end()) it = phases.insert(phases.end(), {name, {}});
-      it->second.push_back(seconds / count);
-    }
+    for (const auto& [name, seconds] : sums) named(phases, name).push_back(seconds / count);
     totals.push_back(total / count);
     sgs.push_back(sg / count);
     floors.push_back(floor / count);

@@ -9,6 +9,7 @@
 
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/trace.hpp"
+#include "grundy/solve/target_sample.hpp"
 
 namespace grundy {
 namespace {
@@ -39,12 +40,13 @@ std::optional<std::size_t> walk(const BasicCsr<Target>& g, DepthFirstScratch& s,
   const Target* __restrict targets = g.targets;
   node_t* __restrict heights = s.heights.data();
   // Sinks are solved before the walk: a scan then reads their value like
-  // any solved successor's, where entering and leaving each cost a frame
-  // and a mispredicted branch or two.
-  for (node_t u = 0; u < g.n; ++u) sg[u] = off[u + 1] == off[u] ? Sg{0} : kUnvisited;
-  if constexpr (Heights)
-    for (node_t u = 0; u < g.n; ++u)
-      if (sg[u] == 0) heights[u] = 1;
+  // any solved successor's instead of pushing and popping a frame for it.
+  // A height is read only once its node is solved, so every node may start
+  // at a sink's.
+  for (node_t u = 0; u < g.n; ++u) {
+    sg[u] = off[u + 1] == off[u] ? Sg{0} : kUnvisited;
+    if constexpr (Heights) heights[u] = 1;
+  }
   std::vector<DepthFirstScratch::Frame>& path = s.path;
   path.clear();
   // Room for the deepest path at once, so that a chain's path is not copied
@@ -126,7 +128,7 @@ bool takes_depth_first(const BasicCsr<Target>& g, const SolveConfig& config, boo
       !values_below_sentinels(g.m))
     return false;
   // Past the cache and below the node bar, the walk whatever the edges: a
-  // sparse graph's sinks cost it nothing; elsewhere, only a graph whose
+  // sparse graph's sinks are solved before it starts; elsewhere, only a graph whose
   // targets repeat, and past the node bar on one thread only, where a
   // second thread's layering wins on all but the sparsest.
   if (g.n >= Tuning::cached_nodes && g.n < config.tuning.depth_first_below) return true;
@@ -152,18 +154,15 @@ std::size_t depth_first_path_bound(const BasicCsr<Target>& g, const SolveConfig&
 
 template <class Target>
 double repeated_target_share(const BasicCsr<Target>& g, std::size_t samples) {
-  const auto count = static_cast<std::size_t>(std::min<edge_t>(samples, g.m));
-  if (count == 0) return 0;
   // A bit a node, not a sort: the test stays cheap beside a small graph's walk.
   std::vector<std::uint64_t> seen((static_cast<std::size_t>(g.n) + 63) / 64, 0);
   std::size_t repeated = 0;
-  for (std::size_t k = 0; k < count; ++k) {
-    const auto v = static_cast<std::size_t>(g.targets[g.m / count * k]);
+  const std::size_t count = for_target_sample(g, samples, [&](node_t v) {
     const std::uint64_t bit = std::uint64_t{1} << (v % 64);
     repeated += (seen[v / 64] & bit) != 0;
     seen[v / 64] |= bit;
-  }
-  return static_cast<double>(repeated) / static_cast<double>(count);
+  });
+  return count == 0 ? 0 : static_cast<double>(repeated) / static_cast<double>(count);
 }
 
 template <class Target>

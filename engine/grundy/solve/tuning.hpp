@@ -181,7 +181,7 @@ struct Tuning {
   /// cores; more threads keep the parallel passes, not measured against it).
   static constexpr unsigned depth_first_max_threads = 2;
   /// Below depth_first_below, a graph takes the pass from cached_nodes nodes
-  /// whatever its edges (a sparse one's sinks cost the walk nothing), and
+  /// whatever its edges (a sparse one's sinks are solved before the walk), and
   /// one whose targets repeat (hubs) from depth_first_hub_from; on one
   /// thread, the latter up to this many times depth_first_below nodes,
   /// unless its depth is asked for (a batch's):
@@ -191,7 +191,7 @@ struct Tuning {
   /// ... where this share or more of a sample of this many targets (at
   /// most one per repeated_targets_nodes nodes) repeat
   /// (repeated_target_share): evenly spread targets repeat about sample / 2n
-  /// of the time, at most 1/32 with that cap; hubs far more.
+  /// of the time, which that cap keeps under half the share; hubs far more.
   static constexpr std::size_t repeated_targets_sample = 2048;
   static constexpr std::size_t repeated_targets_nodes = 16;
   static constexpr double repeated_targets_share = 0.0625;
