@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 #include <span>
 
@@ -234,6 +235,31 @@ void check_mex_at_every_degree() {
 TEST(Engine, MexAtEveryDegree) {
   check_mex_at_every_degree<std::uint16_t>();
   check_mex_at_every_degree<std::uint32_t>();
+}
+
+// The masked body (mex_masked) against the stamp reference: rows of
+// 0..Tuning::masked_slots successors whose slots past the degree hold
+// other nodes' ids, values small, at 63 and 64, and large.
+template <class Sg>
+void check_masked_mex(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::size_t n = 1 + rng() % 40;
+    std::vector<Sg> sg(n);
+    const unsigned spread = trial % 4 == 0 ? 70 : trial % 4 == 1 ? 9 : 4;
+    for (auto& x : sg) x = static_cast<Sg>(rng() % 8 == 0 ? rng() : rng() % spread);
+    std::array<node_t, Tuning::masked_slots> slots;
+    for (auto& v : slots) v = static_cast<node_t>(rng() % n);
+    const std::size_t d = rng() % (Tuning::masked_slots + 1);
+    StampMex reference(d);
+    ASSERT_EQ(mex_masked(slots.data(), d, sg.data()), reference(std::span<const node_t>(slots.data(), d), sg.data()))
+        << "trial " << trial;
+  }
+}
+
+TEST(Engine, MaskedMexReadsOnlyTheSlotsBelowTheDegree) {
+  check_masked_mex<std::uint16_t>(11);
+  check_masked_mex<std::uint32_t>(12);
 }
 
 TEST(Engine, WideMexAndNarrowValues) {

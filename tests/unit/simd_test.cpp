@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "grundy/primitives/simd/byte_masks.hpp"
-#include "grundy/primitives/simd/mex8.hpp"
 #include "grundy/primitives/simd/pair_split.hpp"
 #include "grundy/primitives/simd/parse4.hpp"
 #include "grundy/primitives/simd/stream_store.hpp"
@@ -40,34 +39,6 @@ TEST(Simd, Parse4AgreesWithItsPortableTwin) {
       ASSERT_EQ(fast[j], static_cast<std::uint32_t>(std::stoull(block.substr(first[j], last[j] - first[j] + 1)) - base))
           << block;
   }
-}
-
-// Rows of 0..8 successors (the slots past a row hold other nodes' ids),
-// with values small, at 63 and 64, and large; 16-bit values with the
-// slack SgValues keeps, 32-bit ones up to 2^32 - 1.
-template <class Sg>
-void check_mex8(std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  for (int trial = 0; trial < 20000; ++trial) {
-    const std::size_t n = 1 + rng() % 40;
-    std::vector<Sg> sg(n + 1);
-    sg.resize(n);
-    const unsigned spread = trial % 4 == 0 ? 70 : trial % 4 == 1 ? 9 : 4;
-    for (auto& x : sg) x = static_cast<Sg>(rng() % 8 == 0 ? rng() : rng() % spread);
-    std::uint32_t succ[8];
-    for (auto& v : succ) v = static_cast<std::uint32_t>(rng() % n);
-    const std::size_t d = rng() % 9;
-    const Sg fast = simd::mex8(succ, d, sg.data()), plain = simd::mex8_portable(succ, d, sg.data());
-    ASSERT_EQ(fast, plain) << trial;
-    std::uint64_t want = 0;
-    while (std::count_if(succ, succ + d, [&](std::uint32_t v) { return sg[v] == want; }) > 0) ++want;
-    ASSERT_EQ(fast, want) << trial;
-  }
-}
-
-TEST(Simd, Mex8AgreesWithItsPortableTwin) {
-  check_mex8<std::uint16_t>(11);
-  check_mex8<std::uint32_t>(12);
 }
 
 // Sources that repeat, step, fall and tie with their targets, and

@@ -7,8 +7,11 @@
 // what 48 MiB of new anonymous memory costs on its first write, asked for
 // page by page, with MADV_POPULATE_WRITE, and with MADV_HUGEPAGE; and what
 // the first and later passes over FILE mapped with MAP_POPULATE cost, and a
-// pass over it read into one reused buffer instead.
+// pass over it read into one reused buffer instead; and what an AVX2 gather
+// from a table in cache costs against the same values loaded one by one
+// (docs/TUNING.md#masked-mex: some Intel hosts' microcode slows gathers).
 #define _GNU_SOURCE
+#include <immintrin.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -89,6 +92,43 @@ static void first_touch(void) {
   }
 }
 
+// 8 values at a time from a 16 KiB table, by one gather or by 8 loads:
+// nanoseconds a value, the best of three rounds.
+static void gathers(void) {
+  enum { kTable = 4096, kIds = 1 << 20, kRepeat = 50 };
+  uint32_t* table = aligned_alloc(64, kTable * sizeof(uint32_t));
+  uint32_t* ids = aligned_alloc(64, kIds * sizeof(uint32_t));
+  for (int i = 0; i < kTable; i++) table[i] = (uint32_t)i;
+  uint64_t state = 88172645463325252ULL;
+  for (int i = 0; i < kIds; i++) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    ids[i] = (uint32_t)(state % kTable);
+  }
+  double gather = 1e9, loads = 1e9;
+  uint64_t check = 0;
+  for (int round = 0; round < 3; round++) {
+    double t = now();
+    __m256i acc = _mm256_setzero_si256();
+    for (int r = 0; r < kRepeat; r++)
+      for (int i = 0; i < kIds; i += 8)
+        acc = _mm256_add_epi32(acc, _mm256_i32gather_epi32((const int*)table,
+                                                           _mm256_loadu_si256((const __m256i*)(ids + i)), 4));
+    if (now() - t < gather) gather = now() - t;
+    check += (uint32_t)_mm256_extract_epi32(acc, 0);
+    t = now();
+    uint64_t sum = 0;
+    for (int r = 0; r < kRepeat; r++)
+      for (int i = 0; i < kIds; i++) sum += table[ids[i]];
+    if (now() - t < loads) loads = now() - t;
+    check += sum;
+  }
+  const double values = (double)kIds * kRepeat;
+  printf("8 values from a table in cache, best of 3: one AVX2 gather %.2f ns a value, 8 loads %.2f ns a value (%llu)\n",
+         gather / values * 1e9, loads / values * 1e9, (unsigned long long)(check & 1));
+  free(table);
+  free(ids);
+}
+
 static void file_passes(const char* path) {
   const int fd = open(path, O_RDONLY);
   struct stat st;
@@ -132,6 +172,7 @@ int main(int argc, char** argv) {
   }
   second_thread();
   first_touch();
+  gathers();
   file_passes(argv[1]);
   return 0;
 }

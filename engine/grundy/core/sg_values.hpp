@@ -36,14 +36,10 @@ class SgValues {
   explicit SgValues(Array<sg_t> wide) : values_(std::move(wide)) {}
 
   /// n zero values again, reusing the storage when the width stays the same.
-  /// 16-bit values keep one more value's room past the last: the mex pass
-  /// gathers them 32 bits at a time (primitives/simd/mex8.hpp).
   void reset(node_t n, edge_t m) {
     if (fits_narrow(m)) {
       if (!std::holds_alternative<Array<std::uint16_t>>(values_)) values_ = Array<std::uint16_t>();
-      auto& narrow = std::get<Array<std::uint16_t>>(values_);
-      narrow.reserve(std::size_t{n} + 1);
-      narrow.assign(n, 0);
+      std::get<Array<std::uint16_t>>(values_).assign(n, 0);
     } else {
       if (!std::holds_alternative<Array<std::uint32_t>>(values_)) values_ = Array<std::uint32_t>();
       std::get<Array<std::uint32_t>>(values_).assign(n, 0);

@@ -8,7 +8,6 @@
 #include "grundy/core/cycle.hpp"
 #include "grundy/core/trace.hpp"
 #include "grundy/solve/locality_order.hpp"
-#include "grundy/primitives/simd/mex8.hpp"
 #include "grundy/solve/mex.hpp"
 #include "grundy/solve/shared_values.hpp"
 #include "grundy/solve/solver.hpp"
@@ -41,8 +40,6 @@ struct MexScratch {
 // with shared values, as the body reads values plainly). Values are
 // written, and with random ids read, through `values` (shared_values.hpp).
 // Returns the edges leaving the range.
-static_assert(Tuning::masked_slots == 8, "the masked body (simd::mex8) reads 8 slots");
-
 template <bool Identity, class Sg, class Target, class Values>
 std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> runs, const edge_t* __restrict off,
                         const Target* __restrict targets, Sg* sg, Values& values, BitsetMex& mex, std::size_t b,
@@ -70,7 +67,7 @@ std::uint64_t mex_range(const node_t* __restrict order, std::span<const node_t> 
       const auto d = static_cast<std::size_t>(off[u + 1] - first);
       edges += d;
       if (d <= Tuning::masked_slots && first + Tuning::masked_slots <= masked_end) {
-        values.put(u, simd::mex8(targets + first, d, sg));
+        values.put(u, mex_masked(targets + first, d, sg));
       } else {
         values.put(u, values.mex(mex, targets + first, d));
       }

@@ -76,6 +76,19 @@ inline Sg mex_word(const Target* succ, std::size_t d, const Sg* sg) {
   return static_cast<Sg>(std::countr_one(seen));
 }
 
+/// The mex of succ[0..d) read as exactly Tuning::masked_slots slots
+/// (d <= masked_slots; the slots past d exist and are ignored), for graphs
+/// in cache with random ids: the same body for every degree, so degrees that
+/// vary node after node mispredict nothing. A load a slot: an AVX2 gather of
+/// the slots cost more than its loads on an Intel host whose microcode guards
+/// gathers (docs/TUNING.md#masked-mex).
+template <class Sg, class Target>
+inline Sg mex_masked(const Target* succ, std::size_t d, const Sg* sg) {
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < Tuning::masked_slots; ++i) seen |= mex_bit(i < d ? sg[succ[i]] : 64);
+  return static_cast<Sg>(std::countr_one(seen));
+}
+
 /// Nodes b..i-1 of a layered file (ids in order, rows side by side), taken
 /// from i-1 down for as long as their out-degree is D: returns where the run
 /// stopped. One unrolled body per run of equal degrees, where mex_word

@@ -246,10 +246,10 @@ struct Tuning {
   /// core's window holds (docs/TUNING.md#wide-mex-prefetch).
   static constexpr std::size_t wide_mex_prefetch = 48;
   /// Rows of up to this many successors may be read as this many slots, the
-  /// ones past the degree masked (simd::mex8, in graphs that fit in cache).
+  /// ones past the degree masked (mex_masked, in graphs that fit in cache).
   static constexpr std::size_t masked_slots = 8;
   /// A graph in cache whose layers average this many nodes or more takes
-  /// the masked mex body (simd::mex8) for nodes of up to masked_slots successors:
+  /// the masked mex body (mex_masked) for nodes of up to masked_slots successors:
   /// there degrees vary node after node, and a deep graph's chained values
   /// lose more to the extra slots than the table's calls cost
   /// (docs/TUNING.md#masked-mex).
