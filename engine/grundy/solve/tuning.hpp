@@ -64,8 +64,7 @@ struct Tuning {
   /// thread (depth_first.hpp) instead of layering and a mex pass: one pass
   /// over the edges beats three while the per-node arrays stay near the
   /// core, even against two threads' passes; on smaller graphs those passes
-  /// cost less than the walk's mispredicted branches
-  /// (docs/TUNING.md#depth-first-path).
+  /// measured faster than the walk (docs/TUNING.md#depth-first-path).
   std::size_t depth_first_below = std::size_t{1} << 18;
   std::size_t depth_first_from_edges = std::size_t{1} << 17;
   /// ... or, with fewer edges, at least this many a node: dense small
