@@ -9,7 +9,7 @@
 // the first and later passes over FILE mapped with MAP_POPULATE cost, and a
 // pass over it read into one reused buffer instead; and what an AVX2 gather
 // from a table in cache costs against the same values loaded one by one
-// (docs/TUNING.md#masked-mex: some Intel hosts' microcode slows gathers).
+// (docs/TUNING.md#masked-mex: on an Intel host a gather cost more).
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <fcntl.h>

@@ -80,8 +80,8 @@ inline Sg mex_word(const Target* succ, std::size_t d, const Sg* sg) {
 /// (d <= masked_slots; the slots past d exist and are ignored), for graphs
 /// in cache with random ids: the same body for every degree, so degrees that
 /// vary node after node mispredict nothing. A load a slot: an AVX2 gather of
-/// the slots cost more than its loads on an Intel host whose microcode guards
-/// gathers (docs/TUNING.md#masked-mex).
+/// the slots cost more than its loads on an Intel host (Ice Lake under KVM)
+/// (docs/TUNING.md#masked-mex).
 template <class Sg, class Target>
 inline Sg mex_masked(const Target* succ, std::size_t d, const Sg* sg) {
   std::uint64_t seen = 0;
