@@ -122,6 +122,34 @@ TEST(DeepGraphs, TheRenumberedSolveAgreesWithTheReference) {
   }
 }
 
+// On up to two threads the renumbering is walked depth first, from three on
+// it is layered; both give the depth a batch reports: the graph's own
+// number of layers.
+TEST(DeepGraphs, TheRenumberingIsWalkedOnTwoThreadsAtMostWithTheGraphsDepth) {
+  SolveConfig as_is = deep(1);
+  as_is.tuning.reorder_deep_from = SIZE_MAX;
+  for (const auto& [name, g] : deep_corpus()) {
+    SCOPED_TRACE(name);
+    const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
+    const std::size_t layers = compute_layers(g.graph(), as_is).count();
+    for (unsigned threads : {1u, 2u, 3u}) {
+      LevelScratch scratch;
+      scratch.wants_depth = true;
+      SgValues got;
+      PhaseTimer timer;
+      in_arena(threads, [&] { level_sg(g.graph(), deep(threads), scratch, got, &timer); });
+      ASSERT_EQ(got.to_vector(), want) << threads << " threads";
+      EXPECT_EQ(scratch.depth, layers) << threads << " threads";
+      const auto& phases = timer.phases();
+      const auto has = [&](const char* phase) {
+        return std::any_of(phases.begin(), phases.end(), [&](const auto& p) { return p.name == phase; });
+      };
+      EXPECT_TRUE(has("locality order")) << threads << " threads: the deep path was not taken";
+      EXPECT_EQ(has("dfs + mex"), threads <= Tuning::depth_first_max_threads) << threads << " threads";
+    }
+  }
+}
+
 TEST(DeepGraphs, AShallowGraphIsNotRenumbered) {
   const OwnedGame g = generate({Shape::uniform, 5000, 40000, 2, 4});
   PhaseTimer timer;

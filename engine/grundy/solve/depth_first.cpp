@@ -146,6 +146,15 @@ bool walks_when_deep(const BasicCsr<Target>& g, const SolveConfig& config) {
 }
 
 template <class Target>
+bool walks_renumbered(const BasicCsr<Target>& g, const SolveConfig& config) {
+  return config.loops.threads <= Tuning::depth_first_max_threads && values_below_sentinels(g.m);
+}
+
+std::uint64_t depth_first_bytes(node_t n, bool with_depth) {
+  return std::uint64_t{n} * (sizeof(DepthFirstScratch::Frame) + (with_depth ? sizeof(node_t) : 0));
+}
+
+template <class Target>
 std::size_t depth_first_path_bound(const BasicCsr<Target>& g, const SolveConfig& config) {
   // Deep, a graph walks_when_deep takes would be walked after its rounds.
   return takes_depth_first(g.n, g.m, config) || walks_when_deep(g, config) ? SIZE_MAX
@@ -189,6 +198,8 @@ bool depth_first_sg(const BasicCsr<Target>& g, DepthFirstScratch& scratch, SgVal
 
 template bool walks_when_deep(const CsrView&, const SolveConfig&);
 template bool walks_when_deep(const WideCsrView&, const SolveConfig&);
+template bool walks_renumbered(const CsrView&, const SolveConfig&);
+template bool walks_renumbered(const WideCsrView&, const SolveConfig&);
 template bool takes_depth_first(const CsrView&, const SolveConfig&, bool);
 template bool takes_depth_first(const WideCsrView&, const SolveConfig&, bool);
 template std::size_t depth_first_path_bound(const CsrView&, const SolveConfig&);

@@ -1,6 +1,6 @@
 // The level engine's path on one or two threads for a graph of up to a few
-// 10^5 nodes: one depth-first pass that takes each node's mex as it leaves the
-// stack.
+// 10^5 nodes, and for a deep graph's locality renumbering: one depth-first
+// pass that takes each node's mex as it leaves the stack.
 //
 // Layering and the mex pass read every edge three times (in-degree count,
 // rounds, mex), which pays where their passes keep misses in flight; where
@@ -61,6 +61,20 @@ bool takes_depth_first(const BasicCsr<Target>& graph, const SolveConfig& config,
 /// size rule walks, with values below the walk's sentinels.
 template <class Target>
 bool walks_when_deep(const BasicCsr<Target>& graph, const SolveConfig& config);
+
+/// Whether the level engine walks a deep graph's locality renumbering
+/// (locality_order.hpp) depth first instead of layering it: on up to
+/// Tuning::depth_first_max_threads threads, with values below the walk's
+/// sentinels. There most successors are the next id, so the walk streams
+/// through memory in one pass where layering and the mex pass take three;
+/// the caller also checks depth_first_bytes against the memory budget.
+template <class Target>
+bool walks_renumbered(const BasicCsr<Target>& graph, const SolveConfig& config);
+
+/// The most bytes the walk holds for a graph of n nodes beside the graph
+/// and its values: a path with room for every node, and with the depth
+/// asked for, the heights.
+std::uint64_t depth_first_bytes(node_t n, bool with_depth);
 
 /// The most nodes the walk's path may hold on `graph`: all of them where it
 /// takes the walk by its size or walks_when_deep (deep, it would be walked

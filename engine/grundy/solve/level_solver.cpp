@@ -440,9 +440,17 @@ class MexPass {
   std::vector<std::uint64_t> phase_edges_;  // with a layer log: each phase's edges, summed by its pieces
 };
 
-// A deep graph: renumbered in a locality order, then layered and solved so
-// (its rounds then read memory nearly in order), and its values put back
-// under the old ids. A cycle is named in the old ids.
+// Whether a deep graph's renumbering is walked depth first (walks_renumbered),
+// with the walk's path and values within the memory budget.
+template <class Target>
+bool walks_its_renumbering(const BasicCsr<Target>& g, const SolveConfig& config, bool with_depth) {
+  return walks_renumbered(g, config) &&
+         renumbering_fits(g, depth_first_bytes(g.n, with_depth) + std::uint64_t{g.n} * sizeof(sg_t));
+}
+
+// A deep graph: renumbered in a locality order, then walked depth first or
+// layered and solved so (either then reads memory nearly in order), and its
+// values put back under the old ids. A cycle is named in the old ids.
 template <class Target>
 void reordered_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
                   PhaseTimer* timer) {
@@ -451,7 +459,13 @@ void reordered_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScr
   as_is.tuning.reorder_deep_from = SIZE_MAX;  // layered as it now lies
   SgValues local_sg;
   try {
-    level_sg(r.view, as_is, scratch, local_sg, timer);
+    if (walks_its_renumbering(g, config, scratch.wants_depth)) {
+      if (timer) timer->start("dfs + mex");
+      depth_first_sg(r.view, scratch.depth_first, local_sg, scratch.wants_depth ? &scratch.depth : nullptr);
+      if (timer) timer->stop();
+    } else {
+      level_sg(r.view, as_is, scratch, local_sg, timer);
+    }
   } catch (const CycleError& e) {
     throw r.in_old_ids(e);
   }
