@@ -115,7 +115,8 @@ TEST(Cli, ADeepGraphsRenumberingIsWalkedWhereItsPathFitsTheBudget) {
   TempDir dir;
   const std::string f = dir.file("chain.gcsr");
   ASSERT_EQ(run_grundy({"gen", "--shape", "chain", "--nodes", "1000000", "--tokens", "3", f}).exit_code, 0);
-  const auto walked = test_support::run_shell("$GRUNDY solve --stats -t 1 --sg-out " + dir.file("walked.txt") + " " + f);
+  const auto walked =
+      test_support::run_shell("$GRUNDY solve --stats -t 1 --sg-out " + dir.file("walked.txt") + " " + f);
   ASSERT_EQ(walked.exit_code, 0) << walked.err;
   EXPECT_NE(walked.err.find("locality order"), std::string::npos) << walked.err;
   EXPECT_NE(walked.err.find("dfs + mex"), std::string::npos) << walked.err;

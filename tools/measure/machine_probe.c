@@ -9,7 +9,10 @@
 // the first and later passes over FILE mapped with MAP_POPULATE cost, and a
 // pass over it read into one reused buffer instead; and what an AVX2 gather
 // from a table in cache costs against the same values loaded one by one
-// (docs/TUNING.md#masked-mex: on an Intel host a gather cost more).
+// (docs/TUNING.md#masked-mex: on an Intel host a gather cost more); and
+// what a random 4-byte read, a random write and a dependent read (each
+// read's value the next index) cost in a 40 MB array, the deep-graph
+// renumbering's accesses (docs/TUNING.md#deep-graphs).
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <fcntl.h>
@@ -113,13 +116,15 @@ static void gathers(void) {
       for (int i = 0; i < kIds; i += 8)
         acc = _mm256_add_epi32(acc, _mm256_i32gather_epi32((const int*)table,
                                                            _mm256_loadu_si256((const __m256i*)(ids + i)), 4));
-    if (now() - t < gather) gather = now() - t;
+    const double gather_round = now() - t;
+    if (gather_round < gather) gather = gather_round;
     check += (uint32_t)_mm256_extract_epi32(acc, 0);
     t = now();
     uint64_t sum = 0;
     for (int r = 0; r < kRepeat; r++)
       for (int i = 0; i < kIds; i++) sum += table[ids[i]];
-    if (now() - t < loads) loads = now() - t;
+    const double loads_round = now() - t;
+    if (loads_round < loads) loads = loads_round;
     check += sum;
   }
   const double values = (double)kIds * kRepeat;
@@ -127,6 +132,44 @@ static void gathers(void) {
          gather / values * 1e9, loads / values * 1e9, (unsigned long long)(check & 1));
   free(table);
   free(ids);
+}
+
+// 10^7 reads and writes at shuffled indices of a 40 MB array: ns an access,
+// the best of three rounds; the dependent chase over 10^6 steps.
+static void random_lines(void) {
+  enum { kN = 10000000, kChase = 1000000 };
+  uint32_t* a = malloc(kN * sizeof(uint32_t));
+  uint32_t* idx = malloc(kN * sizeof(uint32_t));
+  for (uint32_t i = 0; i < kN; i++) a[i] = idx[i] = i;
+  uint64_t state = 88172645463325252ULL;
+  for (uint32_t i = kN - 1; i > 0; i--) {  // one cycle through every index (Sattolo), for the chase
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    const uint32_t j = (uint32_t)(state % i), t = idx[i];
+    idx[i] = idx[j];
+    idx[j] = t;
+  }
+  double read = 1e9, write = 1e9, chase = 1e9;
+  uint64_t check = 0;
+  for (int round = 0; round < 3; round++) {
+    double t = now();
+    for (uint32_t i = 0; i < kN; i++) check += a[idx[i]];
+    const double read_round = now() - t;
+    if (read_round < read) read = read_round;
+    t = now();
+    for (uint32_t i = 0; i < kN; i++) a[idx[i]] = i;
+    const double write_round = now() - t;
+    if (write_round < write) write = write_round;
+    t = now();
+    uint32_t u = 0;
+    for (uint32_t i = 0; i < kChase; i++) u = idx[u];
+    const double chase_round = now() - t;
+    if (chase_round < chase) chase = chase_round;
+    check += u;
+  }
+  printf("40 MB array, best of 3: a random read %.1f ns, a random write %.1f ns, a dependent read %.1f ns (%llu)\n",
+         read / kN * 1e9, write / kN * 1e9, chase / kChase * 1e9, (unsigned long long)(check & 1));
+  free(a);
+  free(idx);
 }
 
 static void file_passes(const char* path) {
@@ -173,6 +216,7 @@ int main(int argc, char** argv) {
   second_thread();
   first_touch();
   gathers();
+  random_lines();
   file_passes(argv[1]);
   return 0;
 }

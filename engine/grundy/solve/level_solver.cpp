@@ -440,12 +440,16 @@ class MexPass {
   std::vector<std::uint64_t> phase_edges_;  // with a layer log: each phase's edges, summed by its pieces
 };
 
-// Whether a deep graph's renumbering is walked depth first (walks_renumbered),
-// with the walk's path and values within the memory budget.
+// The depth-first pass as the phase "dfs + mex", the depth set when
+// scratch asks for it; false where its path would pass max_path nodes.
 template <class Target>
-bool walks_its_renumbering(const BasicCsr<Target>& g, const SolveConfig& config, bool with_depth) {
-  return walks_renumbered(g, config) &&
-         renumbering_fits(g, depth_first_bytes(g.n, with_depth) + std::uint64_t{g.n} * sizeof(sg_t));
+bool timed_walk(const BasicCsr<Target>& g, LevelScratch& scratch, SgValues& sg, PhaseTimer* timer,
+                std::size_t max_path = SIZE_MAX) {
+  if (timer) timer->start("dfs + mex");
+  const bool walked =
+      depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr, max_path);
+  if (timer) timer->stop();
+  return walked;
 }
 
 // A deep graph: renumbered in a locality order, then walked depth first or
@@ -455,15 +459,16 @@ template <class Target>
 void reordered_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
                   PhaseTimer* timer) {
   const LocalityRenumbering r = renumber_by_locality(g, config, timer);
-  SolveConfig as_is = config;
-  as_is.tuning.reorder_deep_from = SIZE_MAX;  // layered as it now lies
+  // Walked where the walk's path and values fit the budget beside the renumbering.
+  const std::uint64_t walk_bytes = depth_first_bytes(g.n, scratch.wants_depth) + std::uint64_t{g.n} * sizeof(sg_t);
+  const bool walk = walks_renumbered(g, config) && renumbering_fits(g, walk_bytes);
   SgValues local_sg;
   try {
-    if (walks_its_renumbering(g, config, scratch.wants_depth)) {
-      if (timer) timer->start("dfs + mex");
-      depth_first_sg(r.view, scratch.depth_first, local_sg, scratch.wants_depth ? &scratch.depth : nullptr);
-      if (timer) timer->stop();
+    if (walk) {
+      timed_walk(r.view, scratch, local_sg, timer);
     } else {
+      SolveConfig as_is = config;
+      as_is.tuning.reorder_deep_from = SIZE_MAX;  // layered as it now lies
       level_sg(r.view, as_is, scratch, local_sg, timer);
     }
   } catch (const CycleError& e) {
@@ -506,13 +511,7 @@ SgValues level_sg(const BasicCsr<Target>& g, const SolveConfig& config, PhaseTim
 template <class Target>
 void level_sg(const BasicCsr<Target>& g, const SolveConfig& config, LevelScratch& scratch, SgValues& sg,
               PhaseTimer* timer, const StoredLayers& stored) {
-  const auto walk = [&](std::size_t max_path) {
-    if (timer) timer->start("dfs + mex");
-    const bool walked =
-        depth_first_sg(g, scratch.depth_first, sg, scratch.wants_depth ? &scratch.depth : nullptr, max_path);
-    if (timer) timer->stop();
-    return walked;
-  };
+  const auto walk = [&](std::size_t max_path) { return timed_walk(g, scratch, sg, timer, max_path); };
   // A graph with hubs that turns out deep gives the walk up and is layered.
   if (stored.empty() && takes_depth_first(g, config, scratch.wants_depth) && walk(depth_first_path_bound(g, config)))
     return;
