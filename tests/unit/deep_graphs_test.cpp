@@ -76,16 +76,38 @@ std::vector<std::pair<std::string, OwnedGame>> deep_corpus() {
   return graphs;
 }
 
-TEST(LocalityOrder, IsAPermutationOnEveryThreadCount) {
+// The renumbering's order is a permutation, and its copy holds every old
+// node's row in the new ids, in the row's order, with 32-bit and 64-bit ids.
+template <class Target>
+void expect_renumbered(const BasicCsr<Target>& g, const LocalityRenumbering& r) {
+  std::vector<node_t> sorted(r.order.get(), r.order.get() + g.n);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<node_t> all(g.n);
+  std::iota(all.begin(), all.end(), 0);
+  ASSERT_EQ(sorted, all);
+  std::vector<node_t> position(g.n);
+  for (node_t i = 0; i < g.n; ++i) position[r.order[i]] = i;
+  ASSERT_EQ(r.view.n, g.n);
+  ASSERT_EQ(r.view.m, g.m);
+  ASSERT_EQ(r.view.offsets[0], 0u);
+  for (node_t i = 0; i < g.n; ++i) {
+    std::vector<node_t> want;
+    for (const auto v : g.successors(r.order[i])) want.push_back(position[v]);
+    const auto got = r.view.successors(i);
+    ASSERT_EQ(std::vector<node_t>(got.begin(), got.end()), want) << "new node " << i;
+  }
+}
+
+TEST(LocalityOrder, RenumbersEveryRowOnEveryThreadCount) {
   for (const auto& [name, g] : deep_corpus()) {
     SCOPED_TRACE(name);
+    const Widened wide(g.graph());
     for (unsigned threads : {1u, 2u, 4u}) {
-      const Array<node_t> order = in_arena(threads, [&] { return locality_order(g.graph(), deep(threads)); });
-      std::vector<node_t> sorted(order.begin(), order.end());
-      std::sort(sorted.begin(), sorted.end());
-      std::vector<node_t> all(g.n);
-      std::iota(all.begin(), all.end(), 0);
-      ASSERT_EQ(sorted, all) << threads << " threads";
+      SCOPED_TRACE(std::to_string(threads) + " threads");
+      const auto r = in_arena(threads, [&] { return renumber_by_locality(g.graph(), deep(threads)); });
+      expect_renumbered(g.graph(), r);
+      const auto r_wide = in_arena(threads, [&] { return renumber_by_locality(wide.graph, deep(threads)); });
+      expect_renumbered(wide.graph, r_wide);
     }
   }
 }
@@ -94,11 +116,11 @@ TEST(LocalityOrder, IsAPermutationOnEveryThreadCount) {
 // walk has its successor right after it, so few edges jump.
 TEST(LocalityOrder, LaysAChainOutInRuns) {
   const OwnedGame g = line_dag(20000, 1, 1, 3);
-  const Array<node_t> order = locality_order(g.graph(), deep(1));
+  const LocalityRenumbering r = renumber_by_locality(g.graph(), deep(1));
   std::size_t runs = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const auto next = g.graph().successors(order[i]);
-    runs += i + 1 == order.size() || next.empty() || next[0] != order[i + 1];
+  for (node_t i = 0; i < g.n; ++i) {
+    const auto next = r.view.successors(i);
+    runs += i + 1 == g.n || next.empty() || next[0] != i + 1;
   }
   // Rulers are 1 in 256: about 20000 / 256 = 78 walks, each one run.
   EXPECT_LT(runs, 20000u / 16) << "a chain laid out in " << runs << " runs";

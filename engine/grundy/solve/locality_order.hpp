@@ -7,10 +7,11 @@
 // breadth-first walk along out-edges that claims the nodes it reaches and
 // stops at other rulers. One thread advances many walks in lockstep, so
 // their misses overlap instead of queueing: list ranking's sparse ruling set.
-// Each walk's nodes become one run of consecutive new ids; nodes that no
-// ruler reaches (above every ruler) are walked from themselves afterwards.
-// Renumbered so, a chain's successor is the next id in all but the last node
-// of a run, and Kahn rounds and the mex pass read memory nearly in order
+// Each walk's nodes become one run of consecutive new ids, their rows
+// copied as the walk reads them; nodes that no ruler reaches (above every
+// ruler) are walked from themselves afterwards. Renumbered so, a chain's
+// successor is the next id in all but the last node of a run, and the walk
+// or the rounds that solve the copy read memory nearly in order
 // (docs/TUNING.md#deep-graphs).
 #pragma once
 
@@ -24,17 +25,13 @@
 
 namespace grundy {
 
-/// new id -> old id: a permutation of 0..n-1 in which every walk's nodes
-/// are consecutive. Which walk claims a node two walks reach depends on
-/// timing with several threads: the order does, the graph it gives does not
-/// change any SG value.
-template <class Target>
-Array<node_t> locality_order(const BasicCsr<Target>& graph, const SolveConfig& config);
-
 /// A graph renumbered in its locality order: old node order[i] is node i of
-/// `view`, rows in their order.
+/// `view`, rows in their order. `order` is a permutation of 0..n-1 in which
+/// every walk's nodes are consecutive. Which walk claims a node two walks
+/// reach depends on timing with several threads: the order does, the graph
+/// it gives does not change any SG value.
 struct LocalityRenumbering {
-  Array<node_t> order;
+  std::unique_ptr<node_t[]> order;
   std::unique_ptr<edge_t[]> offsets;
   std::unique_ptr<node_t[]> targets;
   CsrView view;
@@ -43,8 +40,9 @@ struct LocalityRenumbering {
   CycleError in_old_ids(const CycleError& e) const;
 };
 
-/// The order and the renumbered copy; with a timer, as the phases
-/// "locality order" and "renumber".
+/// The order and the renumbered copy, built together: the walks place each
+/// node's row as they read it, and the rows are then named in the new ids.
+/// With a timer, as the phases "locality order" and "renumber".
 template <class Target>
 LocalityRenumbering renumber_by_locality(const BasicCsr<Target>& graph, const SolveConfig& config,
                                          PhaseTimer* timer = nullptr);

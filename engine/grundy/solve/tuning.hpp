@@ -164,6 +164,12 @@ struct Tuning {
   /// walk_flush at a time (docs/TUNING.md#deep-graphs).
   static constexpr unsigned ruler_spacing_log2 = 8;
   static constexpr std::size_t walks_in_flight = 32, walk_flush = 4096;
+  /// The renumbering maps every old id to its new one when a sample of
+  /// jump_sample rows finds more than sparse_jump_share of the edges jumping
+  /// (to a node other than the next), else only the ids that jumps reach
+  /// (docs/TUNING.md#deep-graphs).
+  static constexpr std::size_t jump_sample = 4096;
+  static constexpr double sparse_jump_share = 0.125;
   /// Kahn rounds prefetch a node's offsets this many nodes ahead, and its
   /// row the second distance ahead (docs/TUNING.md#layering-prefetch).
   static constexpr std::size_t layering_prefetch_offsets = 64, layering_prefetch_row = 32;
