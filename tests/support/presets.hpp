@@ -61,6 +61,15 @@ inline SolveConfig owned_counts(unsigned threads) {
   return c;
 }
 
+/// owned_rounds, with the in-degrees counted as on graphs past
+/// Tuning::owned_count_below: through the blocked scatter, on any thread
+/// count.
+inline SolveConfig scattered_counts(unsigned threads) {
+  SolveConfig c = owned_counts(threads);
+  c.tuning.owned_count_below = 0;
+  return c;
+}
+
 /// One thread, every graph layered (no depth-first path): what a graph too
 /// big for the depth-first path takes.
 inline SolveConfig layered_one_thread() { return {{.threads = 1}, {.depth_first_below = 0}}; }

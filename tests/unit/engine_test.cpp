@@ -74,7 +74,8 @@ TEST(Engine, OwnedCountersGiveTheReferenceValues) {
     const Widened wide(g.graph());
     const std::vector<sg_t> want = serial_sg(g.graph()).to_vector();
     for (unsigned threads : {1u, 2u})
-      for (const SolveConfig& config : {test_support::owned_rounds(threads), test_support::owned_counts(threads)}) {
+      for (const SolveConfig& config : {test_support::owned_rounds(threads), test_support::owned_counts(threads),
+                                        test_support::scattered_counts(threads)}) {
         EXPECT_EQ(in_arena(threads, [&] { return level_sg(g.graph(), config); }).to_vector(), want)
             << shape_name(spec.shape) << ", " << threads << " threads";
         EXPECT_EQ(in_arena(threads, [&] { return level_sg(wide.graph, config); }).to_vector(), want)

@@ -260,7 +260,7 @@ TEST(Layering, NarrowAndWideCountersGiveTheSameLayers) {
       // Tiny thresholds: rounds split between threads (blocked scatter), or
       // whole with counters that two threads own.
       for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads),
-                                        test_support::owned_counts(threads)})
+                                        test_support::owned_counts(threads), test_support::scattered_counts(threads)})
         for (InDegreeWidth width : {InDegreeWidth::narrow, InDegreeWidth::wide}) {
           Layers got;
           in_arena(threads, [&] { compute_layers(g.graph(), config, got, width); });
@@ -405,7 +405,7 @@ TEST(Layering, NarrowCountersReportACycle) {
   build_csr(dag.n, pairs, g);
   for (unsigned threads : {1u, 2u})
     for (const SolveConfig& config : {test_support::eager_loops(threads), test_support::owned_rounds(threads),
-                                      test_support::owned_counts(threads)}) {
+                                      test_support::owned_counts(threads), test_support::scattered_counts(threads)}) {
       Layers layers;
       try {
         in_arena(threads, [&] { compute_layers(g.graph(), config, layers, InDegreeWidth::narrow); });

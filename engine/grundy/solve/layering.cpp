@@ -64,7 +64,10 @@ class KahnRounds {
         layers_(layers),
         deg_(deg),
         parts_(parts),
-        owned_(config.tuning.owns_rounds_of(g.n, config.loops.threads)),
+        spread_(g.n >= config.tuning.owned_count_below &&
+                hot_counter_bytes(sorted_target_sample(g, Tuning::owned_count_sample)) >
+                    config.tuning.halved_count_hot_bytes),
+        owned_(config.tuning.owns_rounds_of(g.n, config.loops.threads) && !spread_),
         halves_count_(owned_ && g.n < config.tuning.halved_count_below),
         halved_hot_bytes_(config.tuning.halved_count_hot_bytes),
         big_(!owned_ && config.tuning.splits_rounds_of(g.n, config.loops.threads)),
@@ -120,10 +123,12 @@ class KahnRounds {
       const std::vector<node_t> sample = sorted_target_sample(g_, Tuning::owned_count_sample);
       if (owned_ && hot_counter_bytes(sample) <= halved_hot_bytes_) {
         count_halves();
+      } else if (spread_) {
+        count_scattered();
       } else {
         count_owned(sample);
       }
-    } else if (big_ && pc_.worth_it(g_.m)) {
+    } else if ((big_ && pc_.worth_it(g_.m)) || spread_) {
       count_scattered();
     } else {
       deg_.add_all(g_.targets, g_.m);
@@ -863,6 +868,9 @@ class KahnRounds {
   Layers& layers_;
   InDegrees& deg_;
   LayeringParts* const parts_;
+  // Past Tuning::owned_count_below nodes, targets spread over more counters
+  // than the cache keeps: counted, and rounds split, through the blocked scatter.
+  const bool spread_;
   const bool owned_;         // two threads own the counters (and split rounds so)
   const bool halves_count_;  // and count half the edges each (count_halves)
   // ... and past that size, where half the sampled targets hit this many bytes of counters

@@ -44,6 +44,13 @@ struct Tuning {
   /// this many bytes of counters or fewer (a skewed graph, whose hot
   /// counters stay in L2 either way) (docs/TUNING.md#owned-in-degree-count).
   std::size_t halved_count_hot_bytes = std::size_t{1} << 20;
+  /// From this many nodes (16 MiB of 1-byte counters), where a sample of
+  /// the targets spreads past halved_count_hot_bytes of counters (more than
+  /// the cache keeps), in-degrees are counted and Kahn rounds split through
+  /// the blocked scatter on any thread count, instead of counters that two
+  /// threads own or one thread's plain pass: nearly every count there
+  /// would miss (docs/TUNING.md#scattered-past-the-cache).
+  std::size_t owned_count_below = std::size_t{1} << 24;
   /// The mex pass gathers values in batches from this many nodes on, with
   /// random ids: below, the values stay in cache (docs/TUNING.md#mex-batches).
   std::size_t batch_mex_from = std::size_t{1} << 16;
