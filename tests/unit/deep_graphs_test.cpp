@@ -15,6 +15,7 @@
 #include "grundy/solve/level_solver.hpp"
 #include "grundy/solve/locality_order.hpp"
 #include "grundy/solve/serial_solver.hpp"
+#include "grundy/solve/tuning.hpp"
 #include "test_graphs.hpp"
 
 namespace grundy {
@@ -59,6 +60,21 @@ std::vector<std::pair<std::string, OwnedGame>> deep_corpus() {
     graphs.emplace_back("7 chains " + std::to_string(seed), line_dag(7000, 2, 5, seed, 7));
     graphs.emplace_back("gen chain " + std::to_string(seed),
                         generate({Shape::chain, 2000 + 500 * seed, 6000 + 900 * seed, 3, seed}));
+  }
+  // Deep, with hubs: rows longer than a walk copies (Tuning::walk_row_copy)
+  // go from the graph into place, wherever a walk meets them.
+  {
+    OwnedGame chain = line_dag(12000, 1, 1, 8);
+    std::vector<node_t> pairs;
+    for (node_t u = 0; u < chain.n; ++u)
+      for (const node_t v : chain.graph().successors(u)) pairs.insert(pairs.end(), {u, v});
+    const node_t hub = chain.n, hub_row = static_cast<node_t>(Tuning::walk_row_copy + 900);
+    for (node_t h = 0; h < 3; ++h)
+      for (node_t i = 0; i < hub_row; ++i) pairs.insert(pairs.end(), {hub + h, (i * 7 + h) % chain.n});
+    pairs.insert(pairs.end(), {hub, hub + 1, hub + 1, hub + 2});  // hubs reached mid-walk
+    OwnedGame hubs;
+    build_csr(chain.n + 3, pairs, hubs);
+    graphs.emplace_back("chain with hubs", std::move(hubs));
   }
   // Wide at first, then deep: a uniform DAG whose every node also points at the head of a chain.
   OwnedGame top = generate({Shape::uniform, 3000, 20000, 2, 9});

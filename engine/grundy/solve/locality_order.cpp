@@ -43,7 +43,8 @@ class Placement {
   explicit Placement(LocalityRenumbering& r) : r_(r) { r.offsets[0] = 0; }
 
   // nodes[j]'s row is rows[ends[j-1], ends[j]).
-  void place(std::span<const node_t> nodes, std::span<const std::size_t> ends, const node_t* rows) {
+  template <class Id>
+  void place(std::span<const node_t> nodes, std::span<const std::size_t> ends, const Id* rows) {
     if (nodes.empty()) return;
     std::size_t at;
     edge_t first;
@@ -58,7 +59,7 @@ class Placement {
       r_.order[at + j] = nodes[j];
       r_.offsets[at + j + 1] = first + ends[j];
     }
-    std::copy(rows, rows + ends.back(), r_.targets.get() + first);
+    std::transform(rows, rows + ends.back(), r_.targets.get() + first, [](Id v) { return static_cast<node_t>(v); });
   }
 
   std::size_t placed_nodes() const { return placed_nodes_; }
@@ -112,21 +113,26 @@ class Walks {
       }
       for (std::size_t w = 0; w < active;) {
         Walk& k = walks_[w];
+        const auto degree = static_cast<std::size_t>(k.hi - k.lo);
+        const bool copied = degree <= Tuning::walk_row_copy;
+        if (!copied) hand_over(k, placement);  // the nodes before it first: batches keep the claim order
         for (edge_t e = k.lo; e < k.hi; ++e) {
           const auto v = static_cast<node_t>(targets[e]);
-          k.rows.push_back(v);
+          if (copied) k.rows.push_back(v);
           if (!is_ruler(v) && try_claim<Shared>(claims_, v)) k.nodes.push_back(v);
         }
-        k.ends.push_back(k.rows.size());
-        if (++k.head < k.nodes.size()) {
+        if (copied) {
+          k.ends.push_back(k.rows.size());
+          ++k.head;
+        } else {
+          // A long row goes from the graph into place, its node a batch alone.
+          const std::size_t end[] = {degree};
+          placement.place({k.nodes.data(), 1}, end, targets + k.lo);
+          k.nodes.erase(k.nodes.begin());
+        }
+        if (k.head < k.nodes.size()) {
           // A long walk hands over what it has expanded: its buffers stay small.
-          if (k.head == Tuning::walk_flush) {
-            placement.place({k.nodes.data(), k.head}, k.ends, k.rows.data());
-            k.nodes.erase(k.nodes.begin(), k.nodes.begin() + k.head);
-            k.head = 0;
-            k.rows.clear();
-            k.ends.clear();
-          }
+          if (k.head == Tuning::walk_flush) hand_over(k, placement);
           ++w;
           continue;
         }
@@ -149,6 +155,16 @@ class Walks {
     std::vector<node_t> rows;       // the rows of nodes[0, head), one after another, in old ids
     std::vector<std::size_t> ends;  // where each of those rows ends in `rows`
   };
+
+  // The nodes a walk has expanded, with their rows, into place.
+  static void hand_over(Walk& k, Placement& placement) {
+    if (k.head == 0) return;
+    placement.place({k.nodes.data(), k.head}, k.ends, k.rows.data());
+    k.nodes.erase(k.nodes.begin(), k.nodes.begin() + static_cast<std::ptrdiff_t>(k.head));
+    k.head = 0;
+    k.rows.clear();
+    k.ends.clear();
+  }
 
   template <class NextSeed>
   bool start(Walk& k, const NextSeed& next_seed) {

@@ -171,6 +171,10 @@ struct Tuning {
   /// walk_flush at a time (docs/TUNING.md#deep-graphs).
   static constexpr unsigned ruler_spacing_log2 = 8;
   static constexpr std::size_t walks_in_flight = 32, walk_flush = 4096;
+  /// A walk copies rows of up to walk_row_copy successors as it reads them;
+  /// a longer one goes from the graph into place, so that a walk's buffer
+  /// holds no hub's row.
+  static constexpr std::size_t walk_row_copy = 4096;
   /// The renumbering maps every old id to its new one when a sample of
   /// jump_sample rows finds more than sparse_jump_share of the edges jumping
   /// (to a node other than the next), else only the ids that jumps reach
