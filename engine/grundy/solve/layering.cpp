@@ -64,9 +64,9 @@ class KahnRounds {
         layers_(layers),
         deg_(deg),
         parts_(parts),
-        spread_(g.n >= config.tuning.owned_count_below &&
-                hot_counter_bytes(sorted_target_sample(g, Tuning::owned_count_sample)) >
-                    config.tuning.halved_count_hot_bytes),
+        sample_(g.n >= config.tuning.owned_count_below ? sorted_target_sample(g, Tuning::owned_count_sample)
+                                                        : std::vector<node_t>{}),
+        spread_(!sample_.empty() && hot_counter_bytes(sample_) > config.tuning.halved_count_hot_bytes),
         owned_(config.tuning.owns_rounds_of(g.n, config.loops.threads) && !spread_),
         halves_count_(owned_ && g.n < config.tuning.halved_count_below),
         halved_hot_bytes_(config.tuning.halved_count_hot_bytes),
@@ -117,18 +117,18 @@ class KahnRounds {
     span.arg("edges", g_.m);
     const Clock::time_point start = now();
     deg_.reset(g_.n);
-    if (halves_count_ && pc_.worth_it(g_.m)) {
+    if (spread_) {
+      count_scattered();
+    } else if (halves_count_ && pc_.worth_it(g_.m)) {
       count_halves();
     } else if ((owned_ || big_) && pc_.worth_it(g_.m) && pc_.threads <= Tuning::owned_count_max_threads) {
-      const std::vector<node_t> sample = sorted_target_sample(g_, Tuning::owned_count_sample);
-      if (owned_ && hot_counter_bytes(sample) <= halved_hot_bytes_) {
+      if (sample_.empty()) sample_ = sorted_target_sample(g_, Tuning::owned_count_sample);
+      if (owned_ && hot_counter_bytes(sample_) <= halved_hot_bytes_) {
         count_halves();
-      } else if (spread_) {
-        count_scattered();
       } else {
-        count_owned(sample);
+        count_owned(sample_);
       }
-    } else if ((big_ && pc_.worth_it(g_.m)) || spread_) {
+    } else if (big_ && pc_.worth_it(g_.m)) {
       count_scattered();
     } else {
       deg_.add_all(g_.targets, g_.m);
@@ -868,6 +868,9 @@ class KahnRounds {
   Layers& layers_;
   InDegrees& deg_;
   LayeringParts* const parts_;
+  // A sorted sample of the targets, taken once where a rule reads it (from
+  // Tuning::owned_count_below nodes, or for a count that threads own).
+  std::vector<node_t> sample_;
   // Past Tuning::owned_count_below nodes, targets spread over more counters
   // than the cache keeps: counted, and rounds split, through the blocked scatter.
   const bool spread_;

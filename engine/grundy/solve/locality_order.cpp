@@ -2,15 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <limits>
 #include <mutex>
 #include <span>
+#include <utility>
 #include <string>
 #include <stdexcept>
 #include <vector>
 
 #include "grundy/core/memory_budget.hpp"
+#include "grundy/core/huge_array.hpp"
 #include "grundy/primitives/parallel.hpp"
+#include "grundy/solve/renumber.hpp"
 #include "grundy/solve/tuning.hpp"
 
 namespace grundy {
@@ -213,10 +215,8 @@ void walk_all(const Csr& g, const SolveConfig& config, std::uint8_t* claims, Pla
   }
 }
 
-// Past the last node, an id no node has (kMaxNodes keeps node_t's largest free).
-node_t next_in_order(const LocalityRenumbering& r, std::size_t i) {
-  return i + 1 < r.view.n ? r.order[i + 1] : std::numeric_limits<node_t>::max();
-}
+// The old id after new id i (renumber.hpp's next_in_order).
+node_t next_old(const LocalityRenumbering& r, std::size_t i) { return next_in_order(r.order.get(), r.view.n, i); }
 
 // The share of edges that jump (whose target is not the next node in the
 // order), from the rows of evenly spaced nodes.
@@ -225,7 +225,7 @@ double jump_share(const LocalityRenumbering& r) {
   std::uint64_t edges = 0, jumps = 0;
   for (std::size_t s = 0; s < samples; ++s) {
     const std::size_t i = s * n / samples;
-    const node_t next = next_in_order(r, i);
+    const node_t next = next_old(r, i);
     for (edge_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k, ++edges) jumps += r.targets[k] != next;
   }
   return edges == 0 ? 0 : static_cast<double>(jumps) / static_cast<double>(edges);
@@ -246,7 +246,7 @@ void map_jump_targets(const LocalityRenumbering& r, node_t* position, const Para
   std::vector<std::uint64_t> reached((n + 63) / 64, 0);
   for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      const node_t next = next_in_order(r, i);
+      const node_t next = next_old(r, i);
       for (edge_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k) {
         const node_t v = r.targets[k];
         if (v != next) std::atomic_ref(reached[v / 64]).fetch_or(std::uint64_t{1} << (v % 64), std::memory_order_relaxed);
@@ -273,18 +273,15 @@ void name_successors(LocalityRenumbering& r, const ParallelConfig& pc) {
   const auto position = std::make_unique_for_overwrite<node_t[]>(n);
   map_jump_targets(r, position.get(), pc);
   constexpr std::size_t ahead = Tuning::mex_prefetch_row / 2;
+  const auto row = [&](std::size_t i) { return std::pair(targets + off[i], static_cast<std::size_t>(off[i + 1] - off[i])); };
   for_range(pc, 0, n, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       if (i + ahead < e) {
-        const node_t skip = next_in_order(r, i + ahead);
-        for (edge_t k = off[i + ahead]; k < off[i + ahead + 1]; ++k)
-          if (targets[k] != skip) __builtin_prefetch(position.get() + targets[k]);
+        const auto [later, d] = row(i + ahead);
+        prefetch_named(later, d, next_old(r, i + ahead), position.get());
       }
-      const node_t next = next_in_order(r, i);
-      for (edge_t k = off[i]; k < off[i + 1]; ++k) {
-        const node_t v = targets[k];
-        targets[k] = v == next ? static_cast<node_t>(i + 1) : position[v];
-      }
+      const auto [mine, d] = row(i);
+      name_row(mine, d, next_old(r, i), i, position.get(), mine);
     }
   });
 }

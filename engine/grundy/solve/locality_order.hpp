@@ -19,7 +19,6 @@
 
 #include "grundy/core/csr_graph.hpp"
 #include "grundy/core/cycle.hpp"
-#include "grundy/core/huge_array.hpp"
 #include "grundy/core/phase_timer.hpp"
 #include "grundy/solve/tuning.hpp"
 

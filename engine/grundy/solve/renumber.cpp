@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 
 #include "grundy/core/huge_array.hpp"
 #include "grundy/solve/tuning.hpp"
@@ -28,30 +27,19 @@ void permute_graph(const BasicCsr<Target>& g, const node_t* order, const Paralle
     }
   });
   for (std::size_t i = 0; i < g.n; ++i) offsets[i + 1] += offsets[i];
-  // A successor that the order puts right after its node (a chain's, in a
-  // locality order) is named without reading its new id. Past the last
-  // node, an id no node has (kMaxNodes keeps node_t's largest free).
-  const auto next_in_order = [&](std::size_t i) {
-    return i + 1 < g.n ? order[i + 1] : std::numeric_limits<node_t>::max();
-  };
+  // Rows named as name_row does (a chain's successor without a read of `position`).
   for_range(pc, 0, g.n, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       if (i + far < e) __builtin_prefetch(g.offsets + order[i + far]);
       if (i + near < e) prefetch_row(g.offsets, g.targets, order[i + near]);
       if (i + near / 2 < e) {
-        const node_t skip = next_in_order(i + near / 2);
-        for (const auto v : g.successors(order[i + near / 2]))
-          if (v != skip) __builtin_prefetch(position + v);
+        const node_t ahead = order[i + near / 2];
+        prefetch_named(g.targets + g.offsets[ahead], g.degree(ahead), next_in_order(order, g.n, i + near / 2),
+                       position);
       }
-      const node_t next = next_in_order(i);
-      node_t* row = targets + offsets[i];
-      for (const auto v : g.successors(order[i])) {
-        if (v == next) {
-          *row++ = static_cast<node_t>(i + 1);
-        } else {
-          *row++ = position[v];
-        }
-      }
+      const node_t u = order[i];
+      name_row(g.targets + g.offsets[u], g.degree(u), next_in_order(order, g.n, i), i, position,
+               targets + offsets[i]);
     }
   });
 }

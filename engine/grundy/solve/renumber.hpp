@@ -10,6 +10,8 @@
 // the thread count that computed the layers.
 #pragma once
 
+#include <cstddef>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -28,9 +30,35 @@ struct RenumberedBuffers {
   node_t* original_ids;  ///< new id -> old id
 };
 
+/// The old id at position i + 1 of `order` (n nodes); past the last, an id
+/// no node has (kMaxNodes keeps node_t's largest free).
+inline node_t next_in_order(const node_t* order, std::size_t n, std::size_t i) {
+  return i + 1 < n ? order[i + 1] : std::numeric_limits<node_t>::max();
+}
+
+/// Node i's row of d old ids into new ids, `out` (which may be `row`): a
+/// successor that the order puts right after its node (old id `next`: a
+/// chain's) is i + 1 without reading `position` (old id -> new id).
+template <class Id>
+void name_row(const Id* row, std::size_t d, node_t next, std::size_t i, const node_t* position, node_t* out) {
+  for (std::size_t j = 0; j < d; ++j) {
+    const auto v = static_cast<node_t>(row[j]);
+    out[j] = v == next ? static_cast<node_t>(i + 1) : position[v];
+  }
+}
+
+/// Asks for the `position` entries that name_row will read for this row,
+/// so that their misses overlap.
+template <class Id>
+void prefetch_named(const Id* row, std::size_t d, node_t next, const node_t* position) {
+  for (std::size_t j = 0; j < d; ++j)
+    if (static_cast<node_t>(row[j]) != next) __builtin_prefetch(position + row[j]);
+}
+
 /// The graph with node order[i] renamed i, rows in their order, into
 /// `offsets` (n+1) and `targets` (m); `position` (n) gets old id -> new id.
-/// What both orders (layers here, locality_order.hpp) renumber with.
+/// What renumber_by_layers renumbers with (the locality order places its
+/// rows as its walks read them, and names them with name_row).
 template <class Target>
 void permute_graph(const BasicCsr<Target>& graph, const node_t* order, const ParallelConfig& pc, edge_t* offsets,
                    node_t* targets, node_t* position);
